@@ -1,0 +1,79 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Architecture (one module per concern; arrows are dependencies):
+//
+//   CLibXML2, CZstd, CZlib      system libraries (C), wrapped by final classes only
+//   TonightSnapshot             public reader library for services (Foundation + libzstd only)
+//   TonightCore                 shared internals: errors, binary tables, streams, hashing, text
+//   TonightFeed                 parse-feed: libxml2 SAX2 streaming parser of the Ticketmaster feed
+//   TonightGeo                  the bundled geocoding table, geocoder, distances, time zones
+//   TonightGenerator            deterministic generated data sets (tiny, small, full)
+//   TonightPipeline             stage graph, runner, fingerprints, lock, config, run store
+//   tonight                     the command line (swift-argument-parser)
+//   tonight-bench               the benchmark harness (medians and ratios against baselines)
+let package = Package(
+    name: "Tonight",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "tonight", targets: ["tonight"]),
+        .executable(name: "tonight-bench", targets: ["tonight-bench"]),
+        .library(name: "TonightSnapshot", targets: ["TonightSnapshot"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+        .systemLibrary(
+            name: "CZstd", pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "TonightSnapshot", dependencies: ["CZstd"]),
+        .target(
+            name: "TonightCore",
+            dependencies: [
+                "CZstd", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(name: "TonightFeed", dependencies: ["CLibXML2", "TonightCore"]),
+        .target(name: "TonightGeo", dependencies: ["TonightCore"], resources: [.copy("Resources/geotable.tsv.zst")]),
+        .target(name: "TonightGenerator", dependencies: ["TonightCore", "TonightGeo"]),
+        .target(
+            name: "TonightPipeline",
+            dependencies: [
+                "TonightCore", "TonightFeed", "TonightGeo", "TonightGenerator",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "tonight",
+            dependencies: [
+                "TonightPipeline", "TonightCore", "TonightGenerator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "tonight-bench",
+            dependencies: [
+                "TonightPipeline", "TonightFeed", "TonightCore", "TonightGenerator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(
+            name: "TonightFeedTests",
+            dependencies: ["TonightFeed", "TonightCore", "TonightGenerator"],
+            resources: [.copy("Resources")]),
+        .testTarget(
+            name: "TonightPipelineTests",
+            dependencies: ["TonightPipeline", "TonightFeed", "TonightCore", "TonightGenerator"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

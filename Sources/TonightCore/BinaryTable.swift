@@ -1,0 +1,57 @@
+import Foundation
+
+/// A row type of an intermediate table: encodes itself compactly and knows its schema version.
+package protocol BinaryRecord: Sendable {
+    /// Bumped whenever the encoding changes, so an old file is refused instead of misread.
+    static var schemaVersion: Int { get }
+    func encode(to writer: inout BinaryWriter)
+    init(from reader: inout BinaryReader) throws
+}
+
+/// The file form of one intermediate table: a magic line, the table name, its schema
+/// version, the row count, then the rows. Later stages load it with one read and a linear
+/// decode, which is far faster than re-parsing text.
+package enum BinaryTable {
+    static let magic: [UInt8] = Array("TONIGHT-TABLE\n".utf8)
+
+    /// Encodes `rows` and writes them to `url` (the stage runner makes the file visible
+    /// atomically by renaming its whole output directory).
+    package static func write<R: BinaryRecord>(_ rows: [R], table: String, to url: URL) throws {
+        var w = BinaryWriter(capacity: max(1 << 12, rows.count * 48))
+        w.writeRaw(magic)
+        w.write(table)
+        w.write(UInt64(R.schemaVersion))
+        w.write(UInt64(rows.count))
+        for row in rows { row.encode(to: &w) }
+        try FileIO.write(w.bytes, to: url)
+    }
+
+    /// Reads a table written by `write`, checking its name, schema version and row count.
+    package static func read<R: BinaryRecord>(_ type: R.Type, table: String, from url: URL) throws -> [R] {
+        let data = try FileIO.read(url)
+        return try data.withUnsafeBytes { raw -> [R] in
+            var r = BinaryReader(raw, name: url.path)
+            for b in magic where try r.readByte() != b {
+                throw TonightError(.invalidInput, "not a Tonight binary table", file: url.path)
+            }
+            let name = try r.readString()
+            guard name == table else {
+                throw TonightError(.invalidInput, "table is '\(name)', expected '\(table)'", file: url.path)
+            }
+            let version = Int(try r.readUInt64())
+            guard version == R.schemaVersion else {
+                throw TonightError(
+                    .invalidInput, "table schema version \(version), this build reads \(R.schemaVersion)",
+                    file: url.path, hint: "re-run the stage with --force")
+            }
+            let count = Int(try r.readUInt64())
+            var rows = [R]()
+            rows.reserveCapacity(min(count, raw.count))
+            for _ in 0..<count { rows.append(try R(from: &r)) }
+            guard r.isAtEnd else {
+                throw TonightError(.invalidInput, "trailing bytes after \(count) rows", file: url.path)
+            }
+            return rows
+        }
+    }
+}

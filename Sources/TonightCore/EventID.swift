@@ -1,0 +1,29 @@
+/// Event id text form.
+package enum EventID {
+    private static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    package static func format(_ id: UInt64) -> String {
+        var out = [UInt8](repeating: 0, count: 16)
+        for i in 0..<16 { out[15 - i] = digits[Int((id >> (UInt64(i) * 4)) & 0xf)] }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Parses exactly 16 hex digits (either case).
+    package static func parse(_ s: some Collection<UInt8>) -> UInt64? {
+        guard s.count == 16 else { return nil }
+        var v: UInt64 = 0
+        for c in s {
+            let d: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            v = v << 4 | UInt64(d)
+        }
+        return v
+    }
+
+    package static func parse(_ s: String) -> UInt64? { parse(Array(s.utf8)) }
+}

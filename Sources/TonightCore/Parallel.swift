@@ -1,0 +1,49 @@
+import Dispatch
+import Foundation
+
+/// Runs independent jobs on all cores and rethrows the first error.
+package enum Parallel {
+    package static func run(_ jobs: [@Sendable () throws -> Void]) throws {
+        let errors = ErrorBox()
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+            do { try jobs[i]() } catch { errors.set(error) }
+        }
+        if let e = errors.first { throw e }
+    }
+
+    /// Maps `count` indices on all cores, results in index order.
+    package static func map<T: Sendable>(_ count: Int, _ body: @Sendable (Int) throws -> T) throws -> [T] {
+        let box = ResultBox<T>(count)
+        let errors = ErrorBox()
+        DispatchQueue.concurrentPerform(iterations: count) { i in
+            do { box.set(i, try body(i)) } catch { errors.set(error) }
+        }
+        if let e = errors.first { throw e }
+        return box.values.map { $0! }
+    }
+}
+
+final class ErrorBox: @unchecked Sendable {
+    private let lock = NSLockish()
+    private(set) var first: Error?
+    func set(_ e: Error) { lock.with { if first == nil { first = e } } }
+}
+
+final class ResultBox<T>: @unchecked Sendable {
+    private let lock = NSLockish()
+    var values: [T?]
+    init(_ n: Int) { values = Array(repeating: nil, count: n) }
+    func set(_ i: Int, _ v: T) { lock.with { values[i] = v } }
+}
+
+/// A pthread mutex (Foundation-free, so TonightCore's hot paths need nothing more).
+final class NSLockish: @unchecked Sendable {
+    private var m = pthread_mutex_t()
+    init() { pthread_mutex_init(&m, nil) }
+    deinit { pthread_mutex_destroy(&m) }
+    func with<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_mutex_lock(&m)
+        defer { pthread_mutex_unlock(&m) }
+        return try body()
+    }
+}

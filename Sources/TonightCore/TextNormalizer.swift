@@ -1,0 +1,74 @@
+import Foundation
+
+/// Text normalisation of feed.md: trim white space, NFC; empty means absent.
+package enum TextNormalizer {
+    @inline(__always) static func isASCIISpace(_ c: UInt8) -> Bool {
+        c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d
+    }
+
+    /// Trims and NFC-normalises raw UTF-8 bytes; returns nil for an empty result.
+    /// ASCII-only values (nearly all of the feed) take a fast path with no Unicode work.
+    package static func clean(_ buf: UnsafeBufferPointer<UInt8>) -> String? {
+        var lo = 0
+        var hi = buf.count
+        while lo < hi, isASCIISpace(buf[lo]) { lo += 1 }
+        while hi > lo, isASCIISpace(buf[hi - 1]) { hi -= 1 }
+        if lo == hi { return nil }
+        let slice = UnsafeBufferPointer(rebasing: buf[lo..<hi])
+        var ascii = true
+        for c in slice where c >= 0x80 {
+            ascii = false
+            break
+        }
+        let s = String(decoding: slice, as: UTF8.self)
+        if ascii || isTriviallyNFC(s) { return s }
+        return unicodeClean(s)
+    }
+
+    /// True when no scalar can change under NFC: everything below U+0300 (Latin letters are
+    /// precomposed there; combining marks start at U+0300) and the punctuation block from
+    /// U+2002 (dashes, quotes) are NFC-stable. Anything else goes through Foundation.
+    @inline(__always) static func isTriviallyNFC(_ s: String) -> Bool {
+        for u in s.unicodeScalars {
+            let v = u.value
+            if v < 0x300 || (v >= 0x2002 && v <= 0x206F) || (v >= 0x20A0 && v <= 0x20CF) { continue }
+            return false
+        }
+        return true
+    }
+
+    /// Trim Unicode white space and NFC-normalise.
+    package static func clean(_ s: String) -> String? {
+        var s = s
+        return s.withUTF8 { clean($0) }
+    }
+
+    static func unicodeClean(_ s: String) -> String? {
+        let trimmed = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return nil }
+        if isTriviallyNFC(trimmed) { return trimmed }
+        return trimmed.precomposedStringWithCanonicalMapping
+    }
+
+    /// The name key of affinity.md: NFKC case folding, trimmed, inner white space collapsed.
+    package static func nameKey(_ s: String) -> String {
+        let folded = s.precomposedStringWithCompatibilityMapping
+            .folding(options: [.caseInsensitive], locale: nil)
+            .precomposedStringWithCompatibilityMapping
+        var out = ""
+        out.reserveCapacity(folded.utf8.count)
+        var pendingSpace = false
+        for ch in folded.unicodeScalars {
+            if ch.properties.isWhitespace {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace {
+                out.unicodeScalars.append(" ")
+                pendingSpace = false
+            }
+            out.unicodeScalars.append(ch)
+        }
+        return out
+    }
+}

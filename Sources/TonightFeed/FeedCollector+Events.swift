@@ -1,0 +1,162 @@
+import TonightCore
+
+extension FeedCollector {
+    mutating func finishEvent(_ d: RecordDraft) {
+        guard let text = d.idText, !text.isEmpty else {
+            rejectEvent(d, "missing-id", "no ID attribute")
+            return
+        }
+        guard let id = EventID.parse(text) else {
+            rejectEvent(d, "bad-id", "ID '\(text)' is not 16 hex digits")
+            return
+        }
+        guard insertEventID(id) else {
+            rejectEvent(d, "duplicate-id", "ID \(EventID.format(id)) was seen before in events; the first one is kept")
+            return
+        }
+        guard let name = d[.performanceName] else {
+            rejectEvent(d, "missing-field", "PerformanceName is required")
+            return
+        }
+        guard let dateText = d[.eventDate] else {
+            rejectEvent(d, "missing-field", "EventDate is required")
+            return
+        }
+        guard let venueText = d[.venueID] else {
+            rejectEvent(d, "missing-field", "VenueID is required")
+            return
+        }
+        guard let venue = Self.parseInt(venueText), venue >= 0 else {
+            rejectEvent(d, "missing-field", "VenueID '\(venueText)' is not an integer id")
+            return
+        }
+        guard let day = CivilTime.parseDate(dateText.utf8) else {
+            rejectEvent(d, "bad-date", "EventDate '\(dateText)' is not a real YYYY-MM-DD date")
+            return
+        }
+        var seconds = 0
+        var tba = true
+        if let timeText = d[.eventTime] {
+            guard let t = CivilTime.parseTime(timeText.utf8) else {
+                rejectEvent(d, "bad-date", "EventTime '\(timeText)' is not a real HH:MM:SS time")
+                return
+            }
+            seconds = t
+            tba = false
+        }
+        var artists: [Int64] = []
+        var headliner: Int64?
+        artists.reserveCapacity(d.artistRefs.count)
+        for ref in d.artistRefs {
+            guard let a = Self.parseInt(ref.id), a >= 0 else {
+                warn("bad-field")
+                continue
+            }
+            artists.append(a)
+            if ref.primary && headliner == nil { headliner = a }
+        }
+        // Headliner resolution after unknown artists are removed happens in the link pass;
+        // keep the primary flags alongside until then.
+        var event = FeedEvent(
+            id: id, name: name, artists: artists, headliner: headliner, category: nil, venue: venue,
+            startsAt: Int64(day) * 86_400 + Int64(seconds), timeTBA: tba, line: d.line)
+        primaryFlags.append(d.artistRefs.compactMap { ref in Self.parseInt(ref.id).flatMap { $0 >= 0 ? ref.primary : nil } })
+        event.category = categoryRef(d)
+        event.status = optionalEventInt(d, .eventStatus, nonNegative: false)
+        event.promoter = optionalEventInt(d, .promoterID, nonNegative: true)
+        event.starReviews = optionalEventInt(d, .starReviewCount, nonNegative: true)
+        if let s = d[.stars] {
+            if let v = Double(s), v >= 0, v <= 5 { event.stars = v } else { warn("bad-field") }
+        }
+        if let p = d[.priceRange] { parsePrice(p, into: &event) }
+        event.onsale = typedDate(present: d.present[FeedField.onsaleDate.rawValue], type: d.onsaleType,
+                                 date: d[.onsaleDate], time: d[.onsaleTime])
+        event.presale = typedDate(present: d.present[FeedField.presaleDate.rawValue], type: d.presaleType,
+                                  date: d[.presaleDate], time: d[.presaleTime])
+        event.url = url(d[.purchaseRequestURL])
+        events.append(event)
+    }
+
+    private mutating func rejectEvent(_ d: RecordDraft, _ reason: String, _ detail: String) {
+        rejects.append(FeedRejection(section: "events", id: d.idText, line: d.line, reason: reason, detail: detail))
+        rejectCount[FeedSection.events.rawValue] += 1
+    }
+
+    private mutating func categoryRef(_ d: RecordDraft) -> Int64? {
+        guard let text = d[.categoryID] else { return nil }
+        guard let v = Self.parseInt(text), v >= 0 else {
+            warn("bad-field")
+            return nil
+        }
+        return v
+    }
+
+    private mutating func optionalEventInt(_ d: RecordDraft, _ f: FeedField, nonNegative: Bool) -> Int64? {
+        guard let text = d[f] else { return nil }
+        guard let v = Self.parseInt(text), !nonNegative || v >= 0 else {
+            warn("bad-field")
+            return nil
+        }
+        return v
+    }
+
+    /// `"72.5 - 77.5"` or `"40"` → cents; min > max swapped and counted; else a warning.
+    mutating func parsePrice(_ text: String, into e: inout FeedEvent) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        func cents(_ s: String) -> Int64? {
+            guard !s.isEmpty, s.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 }),
+                let v = Double(s), v.isFinite, v >= 0, v < 1e12
+            else { return nil }
+            return Int64((v * 100).rounded())
+        }
+        var lo: Int64?
+        var hi: Int64?
+        if parts.count == 1 {
+            lo = cents(parts[0])
+            hi = lo
+        } else if parts.count == 2 {
+            lo = cents(parts[0])
+            hi = cents(parts[1])
+        }
+        guard var a = lo, var b = hi else {
+            warn("bad-price")
+            return
+        }
+        if a > b {
+            swap(&a, &b)
+            warn("swapped-price")
+        }
+        e.priceMinCents = a
+        e.priceMaxCents = b
+    }
+
+    /// feed.md "Typed dates".
+    mutating func typedDate(present: Bool, type: String?, date: String?, time: String?) -> TypedDate {
+        guard present else { return .unknown }
+        switch type ?? "" {
+        case "NOW":
+            return .now
+        case "DEF":
+            guard let date else { return .unknown }
+            guard let day = CivilTime.parseDate(date.utf8) else {
+                warn("bad-optional-date")
+                return .unknown
+            }
+            var seconds = 0
+            if let time {
+                guard let t = CivilTime.parseTime(time.utf8) else {
+                    warn("bad-optional-date")
+                    return .unknown
+                }
+                seconds = t
+            }
+            return TypedDate(kind: .date, at: Int64(day) * 86_400 + Int64(seconds))
+        case "":
+            return .unknown
+        default:
+            warn("bad-optional-date")
+            return .unknown
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import TonightCore
+
+/// Turns finished record drafts into normalised records or rejections, and counts warnings.
+struct FeedCollector {
+    var artists: [FeedArtist] = []
+    var categories: [FeedCategory] = []
+    var venues: [FeedVenue] = []
+    var events: [FeedEvent] = []
+    var rejects: [FeedRejection] = []
+    var warnings: [String: Int] = [:]
+    var unknownElements: [String: Int] = [:]
+    /// Records seen per section (kept or rejected), for the reject-share rule.
+    var seenCount = [Int](repeating: 0, count: FeedSection.allCases.count)
+    var rejectCount = [Int](repeating: 0, count: FeedSection.allCases.count)
+
+    /// Per kept event, which of its (integer) artist references were `Type="Primary"`.
+    var primaryFlags: [[Bool]] = []
+
+    private var seenIDs = [Set<Int64>](repeating: [], count: 3)
+    private var seenEventIDs = Set<UInt64>()
+    let camefrom: String
+
+    mutating func insertEventID(_ id: UInt64) -> Bool { seenEventIDs.insert(id).inserted }
+
+    init(camefrom: String) {
+        self.camefrom = camefrom
+    }
+
+    mutating func warn(_ kind: String, _ n: Int = 1) { warnings[kind, default: 0] += n }
+
+    mutating func unknownElement(_ name: String) {
+        if unknownElements[name] == nil {
+            guard unknownElements.count < 1000 else {
+                warn("unknown-element-overflow")
+                return
+            }
+            warn("unknown-element")
+        }
+        unknownElements[name, default: 0] += 1
+    }
+
+    private mutating func reject(_ d: RecordDraft, _ reason: String, _ detail: String) {
+        rejects.append(
+            FeedRejection(section: d.section.tableName, id: d.idText, line: d.line, reason: reason, detail: detail))
+        rejectCount[d.section.rawValue] += 1
+    }
+
+    /// URLs arrive with the affiliate placeholder already replaced by the SAX handler.
+    func url(_ s: String?) -> String? { s }
+
+    static func parseInt(_ s: String?) -> Int64? {
+        guard let s, !s.isEmpty else { return nil }
+        var v: Int64 = 0
+        var neg = false
+        var any = false
+        for (i, c) in s.utf8.enumerated() {
+            if i == 0 && c == UInt8(ascii: "-") {
+                neg = true
+                continue
+            }
+            let d = c &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (a, o2) = m.addingReportingOverflow(Int64(d))
+            guard !o1, !o2 else { return nil }
+            v = a
+            any = true
+        }
+        return any ? (neg ? -v : v) : nil
+    }
+
+    /// Checks the record id: returns it, or records the rejection and returns nil.
+    private mutating func integerID(_ d: RecordDraft) -> Int64? {
+        guard let text = d.idText, !text.isEmpty else {
+            reject(d, "missing-id", "no ID attribute")
+            return nil
+        }
+        guard let id = Self.parseInt(text), id >= 0 else {
+            reject(d, "bad-id", "ID '\(text)' is not a non-negative integer")
+            return nil
+        }
+        let slot = d.section.rawValue
+        guard seenIDs[slot].insert(id).inserted else {
+            reject(d, "duplicate-id", "ID \(id) was seen before in \(d.section.tableName); the first one is kept")
+            return nil
+        }
+        return id
+    }
+
+    private mutating func required(_ d: RecordDraft, _ f: FeedField) -> String? {
+        guard let v = d[f] else {
+            reject(d, "missing-field", "\(f.elementName) is required")
+            return nil
+        }
+        return v
+    }
+
+    /// An optional integer reference or number: absent stays nil, garbage is a warning.
+    private mutating func optionalInt(_ d: RecordDraft, _ f: FeedField, nonNegative: Bool = true) -> Int64? {
+        guard let text = d[f] else { return nil }
+        guard let v = Self.parseInt(text), !nonNegative || v >= 0 else {
+            warn("bad-field")
+            return nil
+        }
+        return v
+    }
+
+    mutating func finish(_ d: RecordDraft) {
+        seenCount[d.section.rawValue] += 1
+        switch d.section {
+        case .artists: finishArtist(d)
+        case .categories: finishCategory(d)
+        case .venues: finishVenue(d)
+        case .events: finishEvent(d)
+        }
+    }
+
+    private mutating func finishArtist(_ d: RecordDraft) {
+        guard let id = integerID(d), let name = required(d, .artistName) else { return }
+        artists.append(
+            FeedArtist(
+                id: id, name: name, category: optionalInt(d, .artistCategory), url: url(d[.artistURL]),
+                imageUrl: url(d[.artistImageURL]), line: d.line))
+    }
+
+    private mutating func finishCategory(_ d: RecordDraft) {
+        guard let id = integerID(d), let name = required(d, .categoryName) else { return }
+        categories.append(FeedCategory(id: id, name: name, parent: optionalInt(d, .parentID), line: d.line))
+    }
+
+    private mutating func finishVenue(_ d: RecordDraft) {
+        guard let id = integerID(d), let name = required(d, .venueName) else { return }
+        let state = d[.state]
+        venues.append(
+            FeedVenue(
+                id: id, name: name, street: d[.street], city: d[.city], state: state, zip: d[.zipCode],
+                country: Self.country(ofState: state), url: url(d[.venueURL]), imageUrl: url(d[.venueImageURL]),
+                line: d.line))
+    }
+
+    static let usStates: Set<String> = [
+        "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA",
+        "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK",
+        "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "DC", "PR", "VI", "GU",
+        "AS", "MP", "UM",
+    ]
+    static let canadianProvinces: Set<String> = [
+        "AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT",
+    ]
+
+    /// `US`, `CA` or nil from a state or province code (feed.md "Venue country").
+    package static func country(ofState state: String?) -> String? {
+        guard let s = state?.uppercased() else { return nil }
+        if usStates.contains(s) { return "US" }
+        if canadianProvinces.contains(s) { return "CA" }
+        return nil
+    }
+}

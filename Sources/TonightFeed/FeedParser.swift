@@ -1,0 +1,181 @@
+import CLibXML2
+import Foundation
+import TonightCore
+
+/// What parse-feed produces: the four tables, the rejects and the warning counts.
+package struct FeedParseResult: Sendable {
+    package var artists: [FeedArtist]
+    package var categories: [FeedCategory]
+    package var venues: [FeedVenue]
+    package var events: [FeedEvent]
+    package var rejects: [FeedRejection]
+    /// Soft problems by kind (`unknown-artist`, `bad-price`, `unknown-element`, …).
+    package var warnings: [String: Int]
+    /// Unknown element names and how often each occurred.
+    package var unknownElements: [String: Int]
+    /// Records read per section, kept or not.
+    package var seen: [String: Int]
+    package var inputBytes: Int64
+}
+
+/// Options of the parse-feed stage (config `feed.*`).
+package struct FeedParserOptions: Sendable, Equatable {
+    package var camefrom = ""
+    package var limits = XMLLimits()
+    package var input = InputLimits()
+    /// Largest share of rejected records per section before the stage fails.
+    package var maxRejectShare = 0.05
+    /// The root element required; nil only for the well-formedness tests of the engine.
+    package var requiredRoot: String? = "Ticketmaster"
+
+    package init() {}
+}
+
+/// Streams the Ticketmaster feed through libxml2's SAX2 push parser: memory stays flat in
+/// the input size, compressed inputs are decompressed in-process, and every security rule
+/// of feed.md applies whatever the input.
+package enum FeedParser {
+    static let chunkSize = 1 << 18
+
+    /// Parses the feed at `url` (`.xml`, `.xml.gz` or `.xml.zst`, told by magic bytes).
+    package static func parse(
+        _ url: URL, options: FeedParserOptions = FeedParserOptions(), progress: ((Int64) -> Void)? = nil
+    ) throws -> FeedParseResult {
+        let source = try InputStreams.open(url, limits: options.input)
+        return try parse(source, path: url.path, options: options, progress: progress)
+    }
+
+    package static func parse(
+        _ source: any ByteSource, path: String, options: FeedParserOptions, progress: ((Int64) -> Void)? = nil
+    ) throws -> FeedParseResult {
+        let handler = FeedSAXHandler(
+            path: path, limits: options.limits, camefrom: options.camefrom, requiredRoot: options.requiredRoot)
+        let unmanaged = Unmanaged.passRetained(handler)
+        defer { unmanaged.release() }
+        let context = try XMLParserContext(
+            handler: makeSAXHandler(), userData: unmanaged.toOpaque(), filename: path)
+        handler.attach(context)
+
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var total: Int64 = 0
+        var sawRoot = false
+        while true {
+            let n: Int
+            do {
+                n = try source.read(into: buffer)
+            } catch var e as TonightError {
+                if e.file == nil { e.file = path }
+                throw e
+            }
+            total += Int64(n)
+            let rc = context.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), terminate: n == 0)
+            if let failure = handler.failure { throw failure }
+            if rc != 0 || context.ctxt.pointee.wellFormed == 0 {
+                throw wellFormednessError(context: context, path: path)
+            }
+            progress?(source.compressedBytesRead)
+            if n == 0 { break }
+            sawRoot = sawRoot || total > 0
+        }
+        if total == 0 {
+            throw TonightError(.invalidInput, "the feed is empty", file: path, line: 1, column: 1)
+        }
+
+        var c = handler.collector
+        c.link()
+        try checkThresholds(c, path: path, maxShare: options.maxRejectShare, requireAll: options.requiredRoot != nil)
+        var seen: [String: Int] = [:]
+        for s in FeedSection.allCases { seen[s.tableName] = c.seenCount[s.rawValue] }
+        return FeedParseResult(
+            artists: c.artists, categories: c.categories, venues: c.venues, events: c.events, rejects: c.rejects,
+            warnings: c.warnings, unknownElements: c.unknownElements, seen: seen, inputBytes: total)
+    }
+
+    /// The stage fails when a section is empty or its rejects exceed the configured share.
+    static func checkThresholds(_ c: FeedCollector, path: String, maxShare: Double, requireAll: Bool) throws {
+        guard requireAll else { return }
+        let kept = [c.artists.count, c.categories.count, c.venues.count, c.events.count]
+        for s in FeedSection.allCases {
+            let rejected = c.rejects.lazy.filter { $0.section == s.tableName }.count
+            let total = kept[s.rawValue] + rejected
+            if kept[s.rawValue] == 0 {
+                throw TonightError(
+                    .invalidInput, "section \(s.elementName) has no valid \(s.recordName) record (\(rejected) rejected)",
+                    file: path, hint: "check the feed delivery; see the rejects file for reasons")
+            }
+            let share = Double(rejected) / Double(max(1, total))
+            if share > maxShare {
+                throw TonightError(
+                    .invalidInput,
+                    "\(rejected) of \(total) \(s.tableName) rejected (\(String(format: "%.1f", share * 100)) %), more than the allowed \(String(format: "%.1f", maxShare * 100)) %",
+                    file: path, hint: "see the rejects file; raise feed.maxRejectShare only if the feed is known to be degraded")
+            }
+        }
+    }
+
+    static func wellFormednessError(context: XMLParserContext, path: String) -> TonightError {
+        if let err = xmlCtxtGetLastError(context.ctxt), err.pointee.code != 0 {
+            let e = err.pointee
+            var message = e.message.map { String(cString: $0) } ?? "not well-formed XML"
+            message = message.trimmingCharacters(in: .whitespacesAndNewlines)
+            let line = e.line > 0 ? Int(e.line) : context.line
+            let column = e.int2 > 0 ? Int(e.int2) : context.column
+            return TonightError(
+                .invalidInput, "not well-formed XML: \(message)", file: path, line: line, column: column,
+                hint: "the feed is malformed or truncated: fetch it again or report it to the provider")
+        }
+        return TonightError(
+            .invalidInput, "not well-formed XML", file: path, line: context.line, column: context.column,
+            hint: "the feed is malformed or truncated: fetch it again")
+    }
+
+    // MARK: the C callback table
+
+    @inline(__always)
+    static func handler(_ ctx: UnsafeMutableRawPointer?) -> FeedSAXHandler {
+        Unmanaged<FeedSAXHandler>.fromOpaque(ctx!).takeUnretainedValue()
+    }
+
+    static func makeSAXHandler() -> xmlSAXHandler {
+        var sax = xmlSAXHandler()
+        sax.initialized = XML_SAX2_MAGIC
+        sax.startElementNs = { ctx, localname, prefix, uri, _, _, nbAttributes, _, attributes in
+            guard let localname else { return }
+            FeedParser.handler(ctx).startElement(
+                localname, prefix: prefix, uri: uri, attributeCount: Int(nbAttributes), attributes: attributes)
+        }
+        sax.endElementNs = { ctx, _, _, _ in
+            FeedParser.handler(ctx).endElement()
+        }
+        sax.characters = { ctx, ch, len in
+            guard let ch else { return }
+            FeedParser.handler(ctx).characters(ch, Int(len))
+        }
+        sax.ignorableWhitespace = sax.characters
+        sax.cdataBlock = { ctx, ch, len in
+            guard let ch else { return }
+            FeedParser.handler(ctx).characters(ch, Int(len))
+        }
+        // Any DOCTYPE is refused: this is what shuts out entity expansion (billion laughs,
+        // quadratic blowup), external entities, external DTDs and parameter entities.
+        sax.internalSubset = { ctx, _, _, _ in
+            FeedParser.handler(ctx).fail(
+                "DOCTYPE declarations are not allowed in the feed (no DTD, no entities)",
+                hint: "the real feed has none; this input may be hostile")
+        }
+        sax.externalSubset = { ctx, _, _, _ in
+            FeedParser.handler(ctx).fail("external DTD subsets are not allowed")
+        }
+        sax.entityDecl = { ctx, _, _, _, _, _ in
+            FeedParser.handler(ctx).fail("entity declarations are not allowed")
+        }
+        sax.getEntity = { _, _ in nil }
+        sax.getParameterEntity = { _, _ in nil }
+        sax.resolveEntity = { ctx, _, _ in
+            FeedParser.handler(ctx).fail("external entities are not allowed")
+            return nil
+        }
+        return sax
+    }
+}

@@ -1,0 +1,33 @@
+/// The sizes of datasets.md.
+package struct GeneratorScale: Sendable {
+    package var name: String
+    package var artists: Int
+    package var venues: Int
+    package var events: Int
+    package var affinityBlocks: Int
+    package var affinityPerBlock: Int
+    package var users: Int
+    package var players: Int
+    package var sessions: Int
+    /// Venues planted whose city and ZIP resolve nowhere.
+    package var unresolvableVenues: Int
+
+    package static let tiny = GeneratorScale(
+        name: "tiny", artists: 10, venues: 3, events: 12, affinityBlocks: 3, affinityPerBlock: 4, users: 8,
+        players: 8, sessions: 10, unresolvableVenues: 0)
+    package static let small = GeneratorScale(
+        name: "small", artists: 2_000, venues: 500, events: 600, affinityBlocks: 100, affinityPerBlock: 25,
+        users: 10_000, players: 2_000, sessions: 1_000, unresolvableVenues: 2)
+    package static let full = GeneratorScale(
+        name: "full", artists: 202_000, venues: 13_730, events: 59_600, affinityBlocks: 9_880, affinityPerBlock: 25,
+        users: 1_000_000, players: 200_000, sessions: 100_000, unresolvableVenues: 6)
+
+    package static func named(_ s: String) -> GeneratorScale? {
+        switch s {
+        case "tiny": return .tiny
+        case "small": return .small
+        case "full": return .full
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import TonightCore
+import TonightGeo
+
+/// The apps' CSV exports (user-data.md): Tickets Tonight users, favourites, follows,
+/// dismissals; Playmate players, quiz, sessions, session players, friends.
+struct UserExportGenerator {
+    let scale: GeneratorScale
+    let feed: GeneratedFeed
+    let asOf: Int64
+    let geo: GeoTable
+    var rng: SplitMix64
+
+    static let sports = [
+        "Basketball", "Soccer", "Tennis", "Volleyball", "Pickleball", "Running", "Cycling", "Badminton",
+        "Table Tennis", "Ultimate Frisbee", "Softball", "Hiking",
+    ]
+    static let genders = ["Female", "Male", "Non-binary"]
+    static let ageGroups = ["Under 12", "12-17", "18-24", "25-34", "35-44", "45-54", "55-64", "65-74", "75+"]
+    private static let idAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+    /// A Parse-style 10-character object id, unique by construction (index in the tail).
+    mutating func objectID(_ i: Int, salt: Int) -> String {
+        var chars: [Character] = []
+        for _ in 0..<4 { chars.append(rng.pick(Self.idAlphabet)) }
+        // i -> i * 1,000,003 mod 62^6 is a bijection (the multiplier is prime to 2 and 31).
+        var v = (i &* 1_000_003 &+ salt) % 56_800_235_584
+        for _ in 0..<6 {
+            chars.append(Self.idAlphabet[v % 62])
+            v /= 62
+        }
+        return String(chars)
+    }
+
+    /// Files by relative path, and the faults planted in the faulty copies.
+    mutating func render(faults: Bool, prefix: String) -> ([String: ByteBuffer], [PlantedFault]) {
+        var files: [String: ByteBuffer] = [:]
+        var planted: [PlantedFault] = []
+        tickets(&files, &planted, faults: faults, prefix: prefix)
+        playmate(&files, &planted, faults: faults, prefix: prefix)
+        return (files, planted)
+    }
+
+    private func coordinate(_ v: Double) -> String { String(format: "%.6f", v) }
+
+    private mutating func tickets(_ files: inout [String: ByteBuffer], _ planted: inout [PlantedFault], faults: Bool, prefix: String) {
+        let n = scale.users
+        var users = ByteBuffer(capacity: n * 48)
+        var favorites = ByteBuffer(capacity: n * 8 * 22)
+        var follows = ByteBuffer(capacity: n * 20)
+        var dismissed = ByteBuffer(capacity: n * 12)
+        users.add("user_id,home_zip,lat,lon,radius_km,max_price\n")
+        favorites.add("user_id,artist_id\n")
+        follows.add("user_id,event_id\n")
+        dismissed.add("user_id,event_id\n")
+        var lines = (users: 2, favorites: 2, follows: 2, dismissed: 2)
+        let venues = feed.venues
+        let upcoming = feed.events.indices.filter { feed.events[$0].startsAt >= asOf }
+        let artistCount = feed.artists.count
+        let favPool = max(1, min(artistCount, scale.name == "tiny" ? artistCount : artistCount / 8))
+        for i in 0..<n {
+            let id = objectID(i, salt: 1)
+            users.add(id)
+            // tiny: fixed shapes so every case of recommendations.md is covered by hand.
+            let tiny = scale.name == "tiny"
+            let roll = tiny ? [0.5, 0.1, 0.25, 0.5, 0.5, 0.1, 0.5, 0.5][i % 8] : rng.unit()
+            let venue = tiny ? venues[i % venues.count] : venues[rng.skewed(venues.count, k: 1.5)]
+            if roll < 0.2 {
+                users.add(",,,")  // no location
+            } else if roll < 0.3 {
+                users.add(",,")
+                users.add(coordinate(venue.lat + (rng.unit() - 0.5) * 0.4))
+                users.add(",")
+                users.add(coordinate(venue.lon + (rng.unit() - 0.5) * 0.4))
+                users.add(",")
+            } else {
+                users.add(",")
+                users.add(venue.country == "US" ? String((venue.zip ?? "10001").prefix(5)) : "10001")
+                users.add(",,,")
+            }
+            if tiny ? i == 4 : rng.chance(0.2) { users.add(String([10, 25, 50, 150][rng.int(0..<4)])) }
+            users.add(",")
+            if tiny ? i == 6 : rng.chance(0.25) { users.add(String(rng.int(20...200))) }
+            users.add("\n")
+            lines.users += 1
+            // Favourites: 0–30, mean ~8, skewed to popular artists.
+            let count = tiny ? [3, 2, 4, 0, 3, 1, 2, 5][i % 8]
+                : rng.chance(0.08) ? 0 : min(30, 1 + rng.skewed(30, k: 1.6) + rng.int(0...4))
+            var chosen = Set<Int>()
+            for _ in 0..<count {
+                let a = feed.popularity[rng.skewed(favPool, k: 1.8)]
+                guard chosen.insert(a).inserted else { continue }
+                favorites.add(id)
+                favorites.add(",")
+                favorites.add(feed.artists[a].id)
+                favorites.add("\n")
+                lines.favorites += 1
+            }
+            if tiny ? i % 3 == 0 : rng.chance(0.3), !upcoming.isEmpty {
+                for _ in 0..<rng.int(1...4) {
+                    follows.add(id)
+                    follows.add(",")
+                    follows.add(rng.chance(0.02) ? EventID.format(rng.next()) : EventID.format(feed.events[rng.pick(upcoming)].id))
+                    follows.add("\n")
+                    lines.follows += 1
+                }
+            }
+            if tiny ? i % 4 == 1 : rng.chance(0.2), !upcoming.isEmpty {
+                for _ in 0..<rng.int(1...3) {
+                    dismissed.add(id)
+                    dismissed.add(",")
+                    dismissed.add(EventID.format(feed.events[rng.pick(upcoming)].id))
+                    dismissed.add("\n")
+                    lines.dismissed += 1
+                }
+            }
+            if faults && i == n / 2 {
+                users.add("\(id)x,10001,abc,,,\n")
+                planted.append(PlantedFault(file: prefix + "tickets/users.csv", line: lines.users, reason: "bad-number"))
+                lines.users += 1
+                favorites.add(",\(feed.artists[0].id)\n")
+                planted.append(PlantedFault(file: prefix + "tickets/favorites.csv", line: lines.favorites, reason: "missing-field"))
+                lines.favorites += 1
+            }
+        }
+        files["tickets/users.csv"] = users
+        files["tickets/favorites.csv"] = favorites
+        files["tickets/follows.csv"] = follows
+        files["tickets/dismissed.csv"] = dismissed
+    }
+}

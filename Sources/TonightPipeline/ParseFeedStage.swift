@@ -1,0 +1,104 @@
+import Foundation
+import TonightCore
+import TonightFeed
+
+/// `parse-feed`: the Ticketmaster XML feed to binary tables `artists`, `categories`,
+/// `venues`, `events`, plus `rejects` (NDJSON).
+package struct ParseFeedStage: Stage {
+    package init() {}
+
+    package let name = "parse-feed"
+    package let summary = "stream-parse the Ticketmaster feed (libxml2 SAX2) into binary tables"
+    package let inputs: [StageInput] = [
+        .file(role: "feed", candidates: ["feed.xml", "feed.xml.gz", "feed.xml.zst"], optional: false)
+    ]
+    package let configKeys = [
+        "feed.camefrom", "feed.maxRejectShare", "feed.limits.maxDepth", "feed.limits.maxTextBytes",
+        "feed.limits.maxNameBytes", "feed.limits.maxAttributes", "feed.limits.maxInputBytes",
+        "feed.limits.maxCompressionRatio",
+    ]
+    package let implementationVersion = 1
+    package let tables = ["artists", "categories", "venues", "events", "rejects"]
+
+    package static func options(_ config: TonightConfig) -> FeedParserOptions {
+        var o = FeedParserOptions()
+        o.camefrom = config.string("feed.camefrom")
+        o.maxRejectShare = config.double("feed.maxRejectShare")
+        o.limits.maxDepth = config.int("feed.limits.maxDepth")
+        o.limits.maxTextBytes = config.int("feed.limits.maxTextBytes")
+        o.limits.maxNameBytes = config.int("feed.limits.maxNameBytes")
+        o.limits.maxAttributes = config.int("feed.limits.maxAttributes")
+        o.input.maxBytes = Int64(config.int("feed.limits.maxInputBytes"))
+        o.input.maxCompressionRatio = config.double("feed.limits.maxCompressionRatio")
+        return o
+    }
+
+    package func run(_ context: StageContext) throws -> StageOutcome {
+        let url = context.files["feed"]!
+        let size = FileIO.size(url)
+        context.progress.begin(stage: name, totalBytes: size)
+        defer { context.progress.end() }
+        let result = try FeedParser.parse(url, options: Self.options(context.config)) { bytes in
+            context.progress.update(bytes: bytes)
+        }
+        try Self.write(result, to: context.outputDirectory)
+        var outcome = StageOutcome()
+        outcome.rows = [
+            "artists": result.artists.count, "categories": result.categories.count,
+            "venues": result.venues.count, "events": result.events.count,
+        ]
+        outcome.warnings = result.warnings
+        for r in result.rejects { outcome.rejects[r.reason, default: 0] += 1 }
+        if !result.unknownElements.isEmpty {
+            outcome.details["unknownElements"] = result.unknownElements.sorted { $0.key < $1.key }
+                .map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+        }
+        outcome.details["inputBytes"] = String(result.inputBytes)
+        return outcome
+    }
+
+    /// Writes the four tables and the rejects file; the two cores share the encoding.
+    static func write(_ r: FeedParseResult, to dir: URL) throws {
+        let jobs: [@Sendable () throws -> Void] = [
+            { try BinaryTable.write(r.events, table: "events", to: dir.appendingPathComponent("events.bin")) },
+            {
+                try BinaryTable.write(r.artists, table: "artists", to: dir.appendingPathComponent("artists.bin"))
+                try BinaryTable.write(r.venues, table: "venues", to: dir.appendingPathComponent("venues.bin"))
+                try BinaryTable.write(r.categories, table: "categories", to: dir.appendingPathComponent("categories.bin"))
+                var w = JSONWriter(capacity: 1 << 12)
+                for rej in r.rejects {
+                    rej.writeJSON(to: &w)
+                    w.newline()
+                }
+                try FileIO.write(w.bytes, to: dir.appendingPathComponent("rejects.ndjson"))
+            },
+        ]
+        try Parallel.run(jobs)
+    }
+
+    package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
+        var w = JSONWriter(capacity: 1 << 16)
+        func flush() throws {
+            try sink(w.bytes[...])
+            w.bytes.removeAll(keepingCapacity: true)
+        }
+        func each<R: BinaryRecord>(_ t: R.Type, _ body: (R, inout JSONWriter) -> Void) throws {
+            for row in try BinaryTable.read(t, table: table, from: dir.appendingPathComponent("\(table).bin")) {
+                body(row, &w)
+                w.newline()
+                if w.bytes.count > 1 << 16 { try flush() }
+            }
+        }
+        switch table {
+        case "artists": try each(FeedArtist.self) { r, w in r.writeJSON(to: &w) }
+        case "categories": try each(FeedCategory.self) { r, w in r.writeJSON(to: &w) }
+        case "venues": try each(FeedVenue.self) { r, w in r.writeJSON(to: &w) }
+        case "events": try each(FeedEvent.self) { r, w in r.writeJSON(to: &w) }
+        case "rejects":
+            try sink(Array(try FileIO.read(dir.appendingPathComponent("rejects.ndjson")))[...])
+        default:
+            throw TonightError(.usage, "stage \(name) has no table '\(table)'", hint: "tables: \(tables.joined(separator: ", "))")
+        }
+        try flush()
+    }
+}

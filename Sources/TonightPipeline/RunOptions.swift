@@ -1,0 +1,37 @@
+import Foundation
+
+/// The options of one `tonight run` (CLI flags over config).
+package struct RunOptions: Sendable {
+    package var inputs: URL
+    package var work: URL
+    package var out: URL
+    package var asOf: Int64
+    /// The run date D (days since the epoch), default the UTC date of asOf.
+    package var date: Int
+    package var only: [String] = []
+    package var from: String?
+    package var force = false
+    package var dryRun = false
+
+    package init(inputs: URL, work: URL, out: URL, asOf: Int64, date: Int? = nil) {
+        self.inputs = inputs
+        self.work = work
+        self.out = out
+        self.asOf = asOf
+        self.date = date ?? Int(asOf >= 0 ? asOf / 86_400 : (asOf - 86_399) / 86_400)
+    }
+}
+
+/// One line of the plan: run or reuse, and why.
+package struct PlanEntry: Sendable {
+    package enum Action: String, Sendable { case run, reuse }
+
+    package var stage: String
+    package var action: Action
+    package var reason: String
+    package var fingerprint: String
+    /// The earlier output to reuse.
+    package var reuseDirectory: URL?
+    package var reuseRun: String?
+    package var record: StageRecord
+}

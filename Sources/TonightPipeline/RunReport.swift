@@ -1,0 +1,98 @@
+import Foundation
+import TonightCore
+
+/// The run report (`report.md`, `report.html`) and the Prometheus textfile (`metrics.prom`).
+enum RunReport {
+    static func write(run: RunRecord, records: [StageRecord], to dir: URL, work: URL) throws {
+        try FileIO.write(markdown(run: run, records: records), to: dir.appendingPathComponent("report.md"))
+        try FileIO.write(html(run: run, records: records), to: dir.appendingPathComponent("report.html"))
+        let prom = metrics(run: run, records: records, previous: work.appendingPathComponent("metrics/tonight.prom"))
+        try FileIO.write(prom, to: dir.appendingPathComponent("metrics.prom"))
+        // The stable path for node_exporter's textfile collector, replaced atomically.
+        let metricsDir = work.appendingPathComponent("metrics")
+        try FileIO.createDirectory(metricsDir)
+        let tmp = metricsDir.appendingPathComponent(".tonight.prom.tmp")
+        try FileIO.write(prom, to: tmp)
+        try FileIO.rename(tmp, to: metricsDir.appendingPathComponent("tonight.prom"))
+    }
+
+    static func markdown(run: RunRecord, records: [StageRecord]) -> String {
+        var s = "# Tonight run \(run.runId)\n\n"
+        s += "- status: **\(run.status)**\n- as of: \(run.asOf) (date \(run.date))\n- inputs: `\(run.inputs)`\n"
+        s += "- started: \(run.startedAt), finished: \(run.finishedAt ?? "-")\n- code: \(run.codeVersion)\n"
+        if let e = run.error { s += "- error: `\(e)`\n" }
+        s += "\n## Stages\n\n| stage | action | seconds | rows | rejects | warnings | peak MB |\n|---|---|---:|---|---:|---:|---:|\n"
+        for (i, e) in run.stages.enumerated() {
+            let r = records.first { $0.stage == e.stage }
+            let rows = r?.rows.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") ?? "-"
+            s += "| \(e.stage) | \(e.action) | \(String(format: "%.2f", run.stages[i].durationSeconds ?? 0)) | \(rows) | "
+            s += "\(r?.rejects.values.reduce(0, +) ?? 0) | \(r?.warnings.values.reduce(0, +) ?? 0) | "
+            s += "\(r.map { String($0.peakMemoryBytes >> 20) } ?? "-") |\n"
+        }
+        s += "\n## Why each stage ran or was reused\n\n"
+        for e in run.stages { s += "- **\(e.stage)** \(e.action): \(e.reason)\n" }
+        for r in records where !r.rejects.isEmpty || !r.warnings.isEmpty || !r.details.isEmpty {
+            s += "\n## \(r.stage)\n\n"
+            if !r.rejects.isEmpty {
+                s += "Rejects by reason:\n\n" + r.rejects.sorted { $0.key < $1.key }.map { "- \($0.key): \($0.value)" }
+                    .joined(separator: "\n") + "\n\n"
+            }
+            if !r.warnings.isEmpty {
+                s += "Warnings by kind:\n\n" + r.warnings.sorted { $0.key < $1.key }.map { "- \($0.key): \($0.value)" }
+                    .joined(separator: "\n") + "\n\n"
+            }
+            for (k, v) in r.details.sorted(by: { $0.key < $1.key }) { s += "- \(k): \(v)\n" }
+        }
+        return s
+    }
+
+    static func escape(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    /// The same report as HTML, with a bar chart of stage durations (inline SVG).
+    static func html(run: RunRecord, records: [StageRecord]) -> String {
+        let maxT = max(0.001, run.stages.compactMap(\.durationSeconds).max() ?? 0)
+        var svg = "<svg xmlns='http://www.w3.org/2000/svg' width='640' height='\(run.stages.count * 24 + 10)'>"
+        for (i, e) in run.stages.enumerated() {
+            let t = e.durationSeconds ?? 0
+            let w = Int(420 * t / maxT)
+            svg += "<text x='0' y='\(i * 24 + 17)' font-size='13'>\(escape(e.stage))</text>"
+            svg += "<rect x='130' y='\(i * 24 + 4)' width='\(max(1, w))' height='16' fill='\(e.action == "run" ? "#3b7dd8" : "#9bb")'/>"
+            svg += "<text x='\(136 + w)' y='\(i * 24 + 17)' font-size='12'>\(String(format: "%.2f s", t)) \(e.action)</text>"
+        }
+        svg += "</svg>"
+        var body = "<h1>Tonight run \(escape(run.runId))</h1><p>status <b>\(run.status)</b>, as of \(run.asOf)</p>"
+        body += "<h2>Stage durations</h2>" + svg
+        body += "<h2>Details</h2><pre>\(escape(markdown(run: run, records: records)))</pre>"
+        return "<!doctype html><html><head><meta charset='utf-8'><title>Tonight \(escape(run.runId))</title></head><body>\(body)</body></html>\n"
+    }
+
+    /// Prometheus text format: per-stage duration, rows, rejects; last success time.
+    static func metrics(run: RunRecord, records: [StageRecord], previous: URL) -> String {
+        var s = "# HELP tonight_stage_duration_seconds Wall time of the stage in the last run.\n"
+        s += "# TYPE tonight_stage_duration_seconds gauge\n"
+        for e in run.stages { s += "tonight_stage_duration_seconds{stage=\"\(e.stage)\",action=\"\(e.action)\"} \(e.durationSeconds ?? 0)\n" }
+        s += "# HELP tonight_stage_rows Rows written per stage table.\n# TYPE tonight_stage_rows gauge\n"
+        for r in records {
+            for (t, n) in r.rows.sorted(by: { $0.key < $1.key }) { s += "tonight_stage_rows{stage=\"\(r.stage)\",table=\"\(t)\"} \(n)\n" }
+        }
+        s += "# HELP tonight_stage_rejects Rejected records per stage.\n# TYPE tonight_stage_rejects gauge\n"
+        for r in records { s += "tonight_stage_rejects{stage=\"\(r.stage)\"} \(r.rejects.values.reduce(0, +))\n" }
+        s += "# HELP tonight_run_success 1 if the last run completed.\n# TYPE tonight_run_success gauge\n"
+        s += "tonight_run_success \(run.status == "completed" ? 1 : 0)\n"
+        s += "# HELP tonight_last_success_timestamp_seconds Unix time of the last completed run.\n"
+        s += "# TYPE tonight_last_success_timestamp_seconds gauge\n"
+        var last: Double = 0
+        if run.status == "completed" {
+            last = Date().timeIntervalSince1970.rounded()
+        } else if let prev = try? String(contentsOf: previous, encoding: .utf8) {
+            for line in prev.split(separator: "\n") where line.hasPrefix("tonight_last_success_timestamp_seconds ") {
+                last = Double(line.split(separator: " ").last ?? "0") ?? 0
+            }
+        }
+        s += "tonight_last_success_timestamp_seconds \(Int64(last))\n"
+        return s
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import TonightCore
+
+/// The run store under `WORK/runs/<run-id>/<stage>/`.
+package struct RunStore: Sendable {
+    package let work: URL
+    package var runsDirectory: URL { work.appendingPathComponent("runs") }
+
+    package init(work: URL) {
+        self.work = work
+    }
+
+    /// Run ids, newest first (ids sort by time).
+    package func runIDs() -> [String] {
+        FileIO.list(runsDirectory).filter { FileIO.isDirectory(runsDirectory.appendingPathComponent($0)) }
+            .sorted(by: >)
+    }
+
+    package func runDirectory(_ id: String) -> URL { runsDirectory.appendingPathComponent(id) }
+
+    package func record(run: String, stage: String) -> StageRecord? {
+        try? StageRecord.read(runDirectory(run).appendingPathComponent(stage).appendingPathComponent("stage.json"))
+    }
+
+    /// The newest completed output of `stage` with this fingerprint whose files are all there.
+    func findOutput(stage: String, fingerprint: String) -> (URL, String)? {
+        for run in runIDs() {
+            guard let r = record(run: run, stage: stage), r.status == "completed", r.fingerprint == fingerprint
+            else { continue }
+            let dir = runDirectory(run).appendingPathComponent(stage)
+            let complete = r.outputs.allSatisfy { FileIO.size(dir.appendingPathComponent($0.file)) == $0.bytes }
+            if complete { return (dir, r.reusedFrom ?? run) }
+        }
+        return nil
+    }
+
+    /// The newest completed record of `stage`, whatever its fingerprint.
+    func latestRecord(stage: String) -> StageRecord? {
+        for run in runIDs() {
+            if let r = record(run: run, stage: stage), r.status == "completed" { return r }
+        }
+        return nil
+    }
+
+    /// The directory of `stage` in run `id` (default: the newest run that completed it).
+    package func stageDirectory(stage: String, run id: String?) throws -> URL {
+        let candidates = id.map { [$0] } ?? runIDs()
+        for run in candidates {
+            if let r = record(run: run, stage: stage), r.status == "completed" {
+                return runDirectory(run).appendingPathComponent(stage)
+            }
+        }
+        throw TonightError(
+            .usage, "no completed output of stage \(stage)" + (id.map { " in run \($0)" } ?? ""), file: runsDirectory.path,
+            hint: "run `tonight run` first, or list runs with `tonight runs`")
+    }
+
+    /// Removes the oldest run directories beyond `keep` (never the newest).
+    func prune(keep: Int) {
+        for run in runIDs().dropFirst(max(1, keep)) {
+            try? FileIO.removeItem(runDirectory(run))
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import TonightCore
+
+/// An input of a stage: a file of the input layout, or the output of an upstream stage.
+package enum StageInput: Sendable, Equatable {
+    /// A file under the inputs directory; the first candidate that exists is used.
+    case file(role: String, candidates: [String], optional: Bool)
+    /// All files matching `*.csv` in a subdirectory of the inputs directory.
+    case directory(role: String, path: String)
+    case stage(String)
+}
+
+/// What a stage reports when it finishes: row counts, warnings, rejects, free-form details.
+package struct StageOutcome: Sendable {
+    package var rows: [String: Int] = [:]
+    package var warnings: [String: Int] = [:]
+    package var rejects: [String: Int] = [:]
+    /// Extra facts for the report (e.g. unknown element names), as JSON-able strings.
+    package var details: [String: String] = [:]
+
+    package init() {}
+}
+
+/// Everything a running stage may use.
+package struct StageContext: Sendable {
+    package var config: TonightConfig
+    package var inputsDirectory: URL
+    /// Resolved file inputs by role.
+    package var files: [String: URL]
+    /// Resolved directory inputs by role (files inside, sorted).
+    package var directories: [String: [URL]]
+    /// Output directories of upstream stages by stage name.
+    package var upstream: [String: URL]
+    /// Where this stage writes (a temporary directory renamed into place on success).
+    package var outputDirectory: URL
+    package var asOf: Int64
+    package var runDate: Int
+    package var logger: Logger
+    package var progress: ProgressReporter
+}
+
+/// A named step of the nightly graph (pipeline.md). Stages are values; the runner decides
+/// whether to run or reuse them from their fingerprints.
+package protocol Stage: Sendable {
+    /// The fixed name schedules and scripts use.
+    var name: String { get }
+    var summary: String { get }
+    var inputs: [StageInput] { get }
+    /// The config keys the stage reads; their values enter the fingerprint.
+    var configKeys: [String] { get }
+    /// Bumped when the stage's logic or output format changes (part of the code version).
+    var implementationVersion: Int { get }
+    /// Whether the stage depends on the run instant (`--as-of`) or date.
+    var readsAsOf: Bool { get }
+    /// The tables `tonight runs dump` can show.
+    var tables: [String] { get }
+
+    func run(_ context: StageContext) throws -> StageOutcome
+    /// Writes one table of a finished output directory as NDJSON.
+    func dump(table: String, from directory: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws
+}
+
+extension Stage {
+    package var readsAsOf: Bool { false }
+    package var upstreamStages: [String] {
+        inputs.compactMap { if case .stage(let s) = $0 { return s } else { return nil } }
+    }
+}

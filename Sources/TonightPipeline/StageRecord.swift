@@ -1,0 +1,104 @@
+import Foundation
+import TonightCore
+
+/// `stage.json`: what a stage read, wrote and counted. The fingerprint decides reuse; the
+/// other fields let the dry run explain *why* a stage must run again.
+package struct StageRecord: Codable, Sendable {
+    package struct Input: Codable, Sendable, Equatable {
+        package var role: String
+        /// `file`, `directory` or `stage`.
+        package var kind: String
+        package var path: String?
+        package var bytes: Int64?
+        /// Content hash (files, directories) or upstream fingerprint (stages).
+        package var hash: String
+    }
+
+    package struct Output: Codable, Sendable {
+        package var file: String
+        package var bytes: Int64
+        package var sha256: String
+    }
+
+    package var stage: String
+    package var status: String
+    package var runId: String
+    package var fingerprint: String
+    package var codeVersion: String
+    package var config: [String: String]
+    package var asOf: String?
+    package var inputs: [Input]
+    package var outputs: [Output] = []
+    package var rows: [String: Int] = [:]
+    package var warnings: [String: Int] = [:]
+    package var rejects: [String: Int] = [:]
+    package var details: [String: String] = [:]
+    package var startedAt: String = ""
+    package var durationSeconds: Double = 0
+    package var peakMemoryBytes: Int64 = 0
+    /// Set when the output was reused: the run that computed it.
+    package var reusedFrom: String?
+
+    static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return e
+    }()
+
+    package func write(to url: URL) throws {
+        try FileIO.write(Array(try Self.encoder.encode(self)), to: url)
+    }
+
+    package static func read(_ url: URL) throws -> StageRecord {
+        do {
+            return try JSONDecoder().decode(StageRecord.self, from: try FileIO.read(url))
+        } catch let e as TonightError {
+            throw e
+        } catch {
+            throw TonightError(.invalidInput, "unreadable stage record: \(error)", file: url.path)
+        }
+    }
+}
+
+/// `run.json`: one run of the graph.
+package struct RunRecord: Codable, Sendable {
+    package struct StageEntry: Codable, Sendable {
+        package var stage: String
+        package var action: String
+        package var reason: String
+        package var durationSeconds: Double?
+    }
+
+    package var runId: String
+    package var status: String
+    package var startedAt: String
+    package var finishedAt: String?
+    package var asOf: String
+    package var date: String
+    package var inputs: String
+    package var codeVersion: String
+    package var pid: Int32
+    package var stages: [StageEntry]
+    package var error: String?
+    package var exitCode: Int32?
+
+    package func write(to url: URL) throws {
+        try FileIO.write(Array(try StageRecord.encoder.encode(self)), to: url)
+    }
+
+    package static func read(_ url: URL) throws -> RunRecord {
+        do {
+            return try JSONDecoder().decode(RunRecord.self, from: try FileIO.read(url))
+        } catch let e as TonightError {
+            throw e
+        } catch {
+            throw TonightError(.invalidInput, "unreadable run record: \(error)", file: url.path)
+        }
+    }
+}
+
+/// The code version that enters every fingerprint.
+package enum TonightVersion {
+    /// Bump on releases; each stage also carries its own `implementationVersion`.
+    package static let package = "0.1.0"
+}

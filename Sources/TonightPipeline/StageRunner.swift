@@ -1,0 +1,142 @@
+import Foundation
+import Logging
+import TonightCore
+
+/// Plans and runs the stage graph: fingerprints, reuse of earlier outputs, run directories
+/// written through temporary names and renames, `stage.json`, the lock, report and metrics.
+package final class StageRunner {
+    let graph: StageGraph
+    let config: TonightConfig
+    let options: RunOptions
+    let logger: Logger
+    let progress: ProgressReporter
+    let store: RunStore
+    let hashes: FileHashCache
+
+    package init(graph: StageGraph = .standard, config: TonightConfig, options: RunOptions, logger: Logger,
+                 progress: ProgressReporter = ProgressReporter()) {
+        self.graph = graph
+        self.config = config
+        self.options = options
+        self.logger = logger
+        self.progress = progress
+        store = RunStore(work: options.work)
+        hashes = FileHashCache(work: options.work)
+    }
+
+    // MARK: planning
+
+    /// The selected stages: all, `--only`, or `--from` and everything downstream.
+    func selection() throws -> Set<String> {
+        if !options.only.isEmpty {
+            for n in options.only { _ = try graph.stage(n) }
+            return Set(options.only)
+        }
+        if let from = options.from {
+            _ = try graph.stage(from)
+            return graph.downstream(of: from)
+        }
+        return Set(graph.stages.map(\.name))
+    }
+
+    /// Resolves a stage's inputs and computes its fingerprint record (nothing is run).
+    func describe(_ stage: any Stage, upstream: [String: String]) throws -> StageRecord {
+        var inputs: [StageRecord.Input] = []
+        for input in stage.inputs {
+            switch input {
+            case .file(let role, let candidates, let optional):
+                if let url = candidates.map({ options.inputs.appendingPathComponent($0) }).first(where: FileIO.exists) {
+                    let (h, bytes) = try hashes.hash(url)
+                    inputs.append(.init(role: role, kind: "file", path: url.path, bytes: bytes, hash: h))
+                } else if optional {
+                    inputs.append(.init(role: role, kind: "file", path: nil, bytes: nil, hash: "absent"))
+                } else {
+                    throw TonightError(
+                        .usage, "input '\(role)' not found (looked for \(candidates.joined(separator: ", ")))",
+                        file: options.inputs.path, stage: stage.name, hint: "check --inputs or paths.inputs")
+                }
+            case .directory(let role, let path):
+                let dir = options.inputs.appendingPathComponent(path)
+                let files = FileIO.list(dir).filter { $0.hasSuffix(".csv") }
+                var combined: [String] = []
+                var total: Int64 = 0
+                for f in files {
+                    let (h, bytes) = try hashes.hash(dir.appendingPathComponent(f))
+                    combined.append("\(f)=\(h)")
+                    total += bytes
+                }
+                inputs.append(.init(role: role, kind: "directory", path: dir.path, bytes: total,
+                                    hash: ContentHash.hex(combined.joined(separator: "\n"))))
+            case .stage(let name):
+                inputs.append(.init(role: name, kind: "stage", path: nil, bytes: nil, hash: upstream[name] ?? "?"))
+            }
+        }
+        let code = "\(TonightVersion.package)/\(stage.name)@\(stage.implementationVersion)"
+        let cfg = config.canonical(stage.configKeys)
+        let asOf = stage.readsAsOf ? CivilTime.formatUTC(options.asOf) + "/" + CivilTime.formatDate(days: options.date) : nil
+        var text = "stage=\(stage.name)\ncode=\(code)\n"
+        for k in cfg.keys.sorted() { text += "config \(k)=\(cfg[k]!)\n" }
+        for i in inputs { text += "input \(i.role) \(i.kind)=\(i.hash)\n" }
+        if let asOf { text += "asOf=\(asOf)\n" }
+        return StageRecord(
+            stage: stage.name, status: "planned", runId: "", fingerprint: ContentHash.hex(text), codeVersion: code,
+            config: cfg, asOf: asOf, inputs: inputs)
+    }
+
+    /// The plan: for every stage, run or reuse, and why.
+    package func plan() throws -> [PlanEntry] {
+        let selected = try selection()
+        var fingerprints: [String: String] = [:]
+        var entries: [PlanEntry] = []
+        for stage in graph.stages {
+            let record = try describe(stage, upstream: fingerprints)
+            fingerprints[stage.name] = record.fingerprint
+            let reusable = store.findOutput(stage: stage.name, fingerprint: record.fingerprint)
+            var entry = PlanEntry(stage: stage.name, action: .run, reason: "", fingerprint: record.fingerprint,
+                                  reuseDirectory: nil, reuseRun: nil, record: record)
+            if selected.contains(stage.name) && options.force {
+                entry.reason = "forced (--force)"
+            } else if let (dir, run) = reusable {
+                entry.action = .reuse
+                entry.reuseDirectory = dir
+                entry.reuseRun = run
+                entry.reason = "unchanged: fingerprint \(record.fingerprint.prefix(12)) matches the output of run \(run)"
+            } else if !selected.contains(stage.name) {
+                throw TonightError(
+                    .usage,
+                    "stage \(stage.name) is not selected but has no up-to-date output (\(changeReason(record)))",
+                    stage: stage.name, hint: "add it with --only \(stage.name) or start earlier with --from")
+            } else {
+                entry.reason = changeReason(record)
+            }
+            entries.append(entry)
+        }
+        return entries
+    }
+
+    /// Why a stage's fingerprint matches no earlier output: the differences from the
+    /// latest earlier record of the same stage.
+    func changeReason(_ r: StageRecord) -> String {
+        guard let last = store.latestRecord(stage: r.stage) else { return "no earlier output" }
+        var why: [String] = []
+        if last.codeVersion != r.codeVersion { why.append("code version \(last.codeVersion) → \(r.codeVersion)") }
+        for k in Set(last.config.keys).union(r.config.keys).sorted() where last.config[k] != r.config[k] {
+            why.append("setting \(k) \(last.config[k] ?? "unset") → \(r.config[k] ?? "unset")")
+        }
+        let old = Dictionary(last.inputs.map { ($0.role, $0) }, uniquingKeysWith: { a, _ in a })
+        for i in r.inputs {
+            guard let o = old[i.role] else {
+                why.append("new input \(i.role)")
+                continue
+            }
+            if o.hash != i.hash {
+                switch i.kind {
+                case "stage": why.append("upstream \(i.role) changed")
+                default: why.append("input \(i.role) changed (sha256 \(o.hash.prefix(8))… → \(i.hash.prefix(8))…)")
+                }
+            }
+        }
+        if last.asOf != r.asOf { why.append("as-of \(last.asOf ?? "-") → \(r.asOf ?? "-")") }
+        return why.isEmpty ? "no reusable output (last one incomplete or removed)" : why.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import TonightCore
+
+/// One run at a time per work directory: an exclusive flock on `WORK/lock`, which the
+/// kernel releases when the holder dies, so a stale lock is simply taken over.
+package final class WorkLock {
+    private let fd: Int32
+    let url: URL
+
+    package init(work: URL) throws {
+        try FileIO.createDirectory(work)
+        url = work.appendingPathComponent("lock")
+        fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw TonightError.io("open lock file", path: url.path) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let holder = (try? String(contentsOf: url, encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+            close(fd)
+            throw TonightError(
+                .lockHeld, "another run holds the work directory (pid \(holder.isEmpty ? "?" : holder))",
+                file: url.path, hint: "wait for it to finish, or use another --work directory")
+        }
+        ftruncate(fd, 0)
+        let pid = "\(getpid())\n"
+        _ = pid.withCString { write(fd, $0, strlen($0)) }
+    }
+
+    deinit {
+        ftruncate(fd, 0)
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

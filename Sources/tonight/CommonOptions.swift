@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TonightCore
+import TonightPipeline
+
+/// Options shared by the commands that touch the run store.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "Config file (YAML); see Pipelines/nightly.yaml.")
+    var config: String?
+
+    @Option(help: "Run store directory (overrides paths.work).")
+    var work: String?
+
+    @Option(name: .customLong("log-format"), help: "Log format: human or json.")
+    var logFormat: String = "human"
+
+    func loadConfig() throws -> TonightConfig {
+        guard let config else { return TonightConfig() }
+        return try TonightConfig.load(URL(fileURLWithPath: config))
+    }
+
+    func workURL(_ config: TonightConfig) -> URL {
+        URL(fileURLWithPath: work ?? config.string("paths.work"))
+    }
+
+    func makeLogger() throws -> Logger {
+        guard let format = TonightLogHandler.Format(rawValue: logFormat) else {
+            throw TonightError(.usage, "unknown --log-format '\(logFormat)'", hint: "use human or json")
+        }
+        LoggingSystem.bootstrap { TonightLogHandler(label: $0, format: format) }
+        return Logger(label: "tonight")
+    }
+}
+
+enum TimeArgument {
+    /// `2026-01-15T06:00:00Z` or `2026-01-15` (midnight UTC).
+    static func instant(_ s: String) throws -> Int64 {
+        if let t = CivilTime.parseInstant(s) { return t }
+        if let d = CivilTime.parseDate(Array(s.utf8)) { return Int64(d) * 86_400 }
+        throw TonightError(.usage, "cannot read time '\(s)'", hint: "use ISO 8601 UTC, e.g. 2026-01-15T06:00:00Z")
+    }
+
+    static func date(_ s: String) throws -> Int {
+        guard let d = CivilTime.parseDate(Array(s.utf8)) else {
+            throw TonightError(.usage, "cannot read date '\(s)'", hint: "use YYYY-MM-DD")
+        }
+        return d
+    }
+}

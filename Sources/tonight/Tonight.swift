@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import TonightCore
+
+/// The `tonight` command line.
+@main
+struct Tonight: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tonight",
+        abstract: "The nightly batch job of Tickets Tonight and Playmate.",
+        discussion: """
+            With no arguments, `tonight run` runs the whole job on the bundled fixtures into ./.tonight/.
+            Exit codes: 0 success, 1 internal failure, 2 usage, 65 invalid input data, 74 I/O error, \
+            75 work directory locked by another run.
+            """,
+        subcommands: [RunCommand.self, StagesCommand.self, RunsCommand.self, GenerateCommand.self],
+        defaultSubcommand: nil)
+
+    /// Maps every failure to the documented exit codes (usage errors are 2, not 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let e as TonightError {
+            FileHandle.standardError.write(Data("tonight: error: \(e.description)\n".utf8))
+            Foundation.exit(e.exitCode)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            if let e = error as? ExitCode { Foundation.exit(e.rawValue) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import TonightCore
+@testable import TonightFeed
+
+/// Every attack class of the defusedxml project, plus the limits of feed.md: refused with
+/// exit code 65 and a position, quickly and in bounded memory.
+@Suite struct HostileInputTests {
+    static let attacks: [(name: String, xml: String)] = [
+        ("billion laughs", """
+            <?xml version="1.0"?>
+            <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+            <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+            <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+            <!ENTITY lol9 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">]>
+            <Ticketmaster>&lol9;</Ticketmaster>
+            """),
+        ("quadratic blowup", "<?xml version=\"1.0\"?>\n<!DOCTYPE t [<!ENTITY a \"" + String(repeating: "x", count: 100_000)
+            + "\">]>\n<Ticketmaster>" + String(repeating: "&a;", count: 10_000) + "</Ticketmaster>"),
+        ("external entity, local file", """
+            <?xml version="1.0"?>
+            <!DOCTYPE t [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+            <Ticketmaster>&xxe;</Ticketmaster>
+            """),
+        ("external entity, network", """
+            <?xml version="1.0"?>
+            <!DOCTYPE t [<!ENTITY xxe SYSTEM "http://127.0.0.1:9/evil">]>
+            <Ticketmaster>&xxe;</Ticketmaster>
+            """),
+        ("external DTD retrieval", """
+            <?xml version="1.0"?>
+            <!DOCTYPE Ticketmaster SYSTEM "http://127.0.0.1:9/evil.dtd">
+            <Ticketmaster/>
+            """),
+        ("external parameter entity", """
+            <?xml version="1.0"?>
+            <!DOCTYPE t [<!ENTITY % pe SYSTEM "file:///etc/passwd"> %pe;]>
+            <Ticketmaster/>
+            """),
+        ("XInclude", """
+            <?xml version="1.0"?>
+            <Ticketmaster xmlns:xi="http://www.w3.org/2001/XInclude"><Artists><xi:include href="file:///etc/passwd" parse="text"/></Artists></Ticketmaster>
+            """),
+        ("undeclared entity", "<Ticketmaster>&xxe;</Ticketmaster>"),
+        ("deep nesting", "<Ticketmaster>" + String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100) + "</Ticketmaster>"),
+        ("huge text", "<Ticketmaster><Artists>" + String(repeating: "x", count: 2 << 20) + "</Artists></Ticketmaster>"),
+        ("huge attribute", "<Ticketmaster a=\"" + String(repeating: "x", count: 2 << 20) + "\"/>"),
+        ("long element name", "<Ticketmaster><" + String(repeating: "n", count: 2000) + "/></Ticketmaster>"),
+        ("many attributes", "<Ticketmaster " + (0..<100).map { "a\($0)=\"1\"" }.joined(separator: " ") + "/>"),
+        ("wrong root", "<rss><channel/></rss>"),
+    ]
+
+    @Test(arguments: attacks.map(\.name))
+    func refused(_ name: String) throws {
+        let xml = Self.attacks.first { $0.name == name }!.xml
+        let started = Date()
+        var caught: TonightError?
+        do {
+            _ = try parseFeed(xml)
+        } catch let e as TonightError {
+            caught = e
+        }
+        let e = try #require(caught, "\(name) was accepted")
+        #expect(e.exitCode == 65)
+        #expect(e.line != nil && e.column != nil, "no position in: \(e)")
+        #expect(e.description.contains("feed.xml:"), "no FILE:LINE:COLUMN in: \(e)")
+        #expect(Date().timeIntervalSince(started) < 1.0)
+        #expect(!e.description.contains("root:"), "file content leaked: \(e)")
+    }
+
+    /// A DOCTYPE is refused as such, with its own message.
+    @Test func doctypeMessage() throws {
+        #expect {
+            try parseFeed("<?xml version=\"1.0\"?>\n<!DOCTYPE Ticketmaster>\n<Ticketmaster/>")
+        } throws: { error in
+            (error as? TonightError)?.message.contains("DOCTYPE") == true && (error as? TonightError)?.line == 2
+        }
+    }
+
+    /// The wrong root is refused at once, without reading the rest (which is not even XML).
+    @Test func wrongRootStopsAtOnce() throws {
+        let text = "<catalog>\n" + String(repeating: "<<<not xml>>>\n", count: 1000)
+        #expect {
+            try parseFeed(text)
+        } throws: { error in
+            let e = error as? TonightError
+            return e?.message.contains("root element is <catalog>") == true && e?.line == 1
+        }
+    }
+
+    /// Decompression bombs: gigabytes of spaces compress to a few KB; the ratio cap stops them.
+    @Test(arguments: ["gzip", "zstd"])
+    func decompressionBomb(_ tool: String) throws {
+        let dir = temporaryDirectory()
+        let raw = dir.appendingPathComponent("bomb.xml")
+        let ext = tool == "gzip" ? "gz" : "zst"
+        let script = """
+            (printf '<Ticketmaster><Artists>'; head -c 300000000 /dev/zero | tr '\\0' ' ') | \(tool) -c > \(raw.path).\(ext)
+            """
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", script]
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let started = Date()
+        var options = FeedParserOptions()
+        options.limits.maxTextBytes = Int.max  // let only the decompression caps act
+        #expect {
+            try FeedParser.parse(URL(fileURLWithPath: raw.path + "." + ext), options: options)
+        } throws: { error in
+            (error as? TonightError)?.message.contains("decompression") == true
+        }
+        #expect(Date().timeIntervalSince(started) < 1.0)
+    }
+
+    @Test func decompressedSizeCap() throws {
+        let dir = temporaryDirectory()
+        let url = dir.appendingPathComponent("feed.xml")
+        try Data(feed().utf8).write(to: url)
+        var options = FeedParserOptions()
+        options.input.maxBytes = 100
+        #expect {
+            try FeedParser.parse(url, options: options)
+        } throws: { error in
+            (error as? TonightError)?.message.contains("exceeds 100 bytes") == true
+        }
+    }
+
+    @Test func truncatedCompressedInput() throws {
+        let dir = temporaryDirectory()
+        let url = dir.appendingPathComponent("feed.xml")
+        try Data(feed().utf8).write(to: url)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "zstd -q -c \(url.path) | head -c 60 > \(url.path).zst"]
+        try p.run()
+        p.waitUntilExit()
+        #expect {
+            try FeedParser.parse(URL(fileURLWithPath: url.path + ".zst"))
+        } throws: { error in
+            (error as? TonightError)?.exitCode == 65
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+import TonightCore
+@testable import TonightFeed
+
+@Suite struct NormalisationTests {
+    @Test func trimsAndTreatsEmptyAsAbsent() throws {
+        let r = try parseFeed(feed(venues: """
+            \t<Venue ID=" 5 " >
+            \t\t<City>  Chicago </City>
+            \t\t<State>IL</State>
+            \t\t<Street>   </Street>
+            \t\t<VenueName>
+            \t\t\tApollo Theater
+            \t\t</VenueName>
+            \t\t<ZipCode> 60614</ZipCode>
+            \t</Venue>
+            """))
+        let v = try #require(r.venues.first)
+        #expect(v.id == 5 && v.city == "Chicago" && v.name == "Apollo Theater" && v.zip == "60614")
+        #expect(v.street == nil)
+        #expect(v.country == "US")
+    }
+
+    @Test func nfc() throws {
+        // "Montréal" with a combining acute accent (NFD) becomes the precomposed é.
+        let r = try parseFeed(feed(venues: "<Venue ID=\"5\"><VenueName>Bell Centre</VenueName><City>Montre\u{301}al</City><State>QC</State></Venue>"))
+        #expect(r.venues[0].city == "Montr\u{E9}al")
+        #expect(Array(r.venues[0].city!.utf8) == Array("Montr\u{E9}al".utf8))
+        #expect(r.venues[0].country == "CA")
+    }
+
+    @Test(arguments: [
+        ("72.5 - 77.5", 7250 as Int64?, 7750 as Int64?, nil as String?),
+        ("40", 4000, 4000, nil),
+        ("77.5 - 72.5", 7250, 7750, "swapped-price"),
+        ("free", nil, nil, "bad-price"),
+        ("10 - 20 - 30", nil, nil, "bad-price"),
+        ("-5", nil, nil, "bad-price"),
+    ])
+    func prices(_ text: String, _ lo: Int64?, _ hi: Int64?, _ warning: String?) throws {
+        let r = try parseFeed(feed(events: "<Event ID=\"00000000000000AA\"><EventDate>2026-01-20</EventDate><PerformanceName>E</PerformanceName><PriceRange>\(text)</PriceRange><VenueID ID=\"5\"/></Event>"))
+        #expect(r.events[0].priceMinCents == lo)
+        #expect(r.events[0].priceMaxCents == hi)
+        if let warning { #expect(r.warnings[warning] == 1) }
+        #expect(r.events.count == 1)
+    }
+
+    @Test(arguments: [
+        ("<OnsaleDate Type=\"NOW\" ></OnsaleDate>", TypedDate.now, nil as String?),
+        ("<OnsaleDate Type=\"DEF\" >2026-01-02</OnsaleDate><OnsaleTime>15:00:00</OnsaleTime>",
+         TypedDate(kind: .date, at: Int64(CivilTime.days(year: 2026, month: 1, day: 2)) * 86_400 + 54_000), nil),
+        ("<OnsaleDate Type=\"DEF\" >2026-01-02</OnsaleDate>",
+         TypedDate(kind: .date, at: Int64(CivilTime.days(year: 2026, month: 1, day: 2)) * 86_400), nil),
+        ("<OnsaleDate Type=\"DEF\" />", TypedDate.unknown, nil),
+        ("<OnsaleDate Type=\"\" />", TypedDate.unknown, nil),
+        ("", TypedDate.unknown, nil),
+        ("<OnsaleDate Type=\"DEF\" >2026-02-31</OnsaleDate>", TypedDate.unknown, "bad-optional-date"),
+        ("<OnsaleDate Type=\"DEF\" >2026-01-02</OnsaleDate><OnsaleTime>25:00:00</OnsaleTime>", TypedDate.unknown, "bad-optional-date"),
+    ])
+    func typedDates(_ xml: String, _ expected: TypedDate, _ warning: String?) throws {
+        let r = try parseFeed(feed(events: "<Event ID=\"00000000000000aa\"><EventDate>2026-01-20</EventDate>\(xml)<PerformanceName>E</PerformanceName><VenueID ID=\"5\"/></Event>"))
+        #expect(r.events[0].onsale == expected)
+        #expect(r.events[0].idString == "00000000000000AA")
+        if let warning { #expect(r.warnings[warning] == 1) }
+    }
+
+    @Test func timeTBA() throws {
+        let r = try parseFeed(feed())
+        #expect(r.events[0].timeTBA)
+        #expect(CivilTime.formatUTC(r.events[0].startsAt) == "2026-01-20T00:00:00Z")
+    }
+
+    /// Records and sections in any order, children in any order: same tables.
+    @Test func orderIndependence() throws {
+        let shuffled = """
+            <Ticketmaster>
+            <EventsPricePoints><Event ID="00000000000000AA"><VenueID ID="5"/><PerformanceName>E</PerformanceName><ArtistIDs><ArtistID ID="2" Type="Secondary"/><ArtistID ID="1" Type="Primary"/></ArtistIDs><EventTime>20:00:00</EventTime><EventDate>2026-01-20</EventDate></Event></EventsPricePoints>
+            <Venues><Venue ID="5"><VenueName>V</VenueName></Venue></Venues>
+            <Categories><Category ID="10001"><CategoryName>Music</CategoryName></Category></Categories>
+            <Artists><Artist ID="2"><ArtistName>B</ArtistName></Artist><Artist ID="1"><ArtistName>A</ArtistName></Artist></Artists>
+            </Ticketmaster>
+            """
+        let r = try parseFeed(shuffled)
+        #expect(r.events[0].artists == [2, 1])
+        #expect(r.events[0].headliner == 1)
+        #expect(CivilTime.formatUTC(r.events[0].startsAt) == "2026-01-20T20:00:00Z")
+        #expect(r.artists.count == 2)
+    }
+
+    @Test func unknownElementsCountedOncePerName() throws {
+        let r = try parseFeed(feed(artists: """
+            <Artist ID="1"><ArtistName>A</ArtistName><Genre>x</Genre></Artist>
+            <Artist ID="2"><ArtistName>B</ArtistName><Genre>y</Genre><Mood/></Artist>
+            """))
+        #expect(r.warnings["unknown-element"] == 2)
+        #expect(r.unknownElements == ["Genre": 2, "Mood": 1])
+    }
+
+    @Test(arguments: [
+        ("<Artist><ArtistName>A</ArtistName></Artist>", "missing-id"),
+        ("<Artist ID=\"x1\"><ArtistName>A</ArtistName></Artist>", "bad-id"),
+        ("<Artist ID=\"1\"><ArtistName>Again</ArtistName></Artist>", "duplicate-id"),
+        ("<Artist ID=\"3\"></Artist>", "missing-field"),
+    ])
+    func artistRejects(_ bad: String, _ reason: String) throws {
+        var options = FeedParserOptions()
+        options.maxRejectShare = 1
+        let r = try parseFeed(feed(artists: "<Artist ID=\"1\"><ArtistName>A</ArtistName></Artist>\n\(bad)"), options: options)
+        #expect(r.rejects.map(\.reason) == [reason])
+        #expect(r.rejects[0].line == 5)
+        #expect(r.artists.map(\.name) == ["A"])
+    }
+
+    @Test(arguments: [
+        ("<Event ID=\"00000000000000BB\"><EventDate>2026-02-30</EventDate><PerformanceName>E</PerformanceName><VenueID ID=\"5\"/></Event>", "bad-date"),
+        ("<Event ID=\"00000000000000BB\"><EventDate>2026-02-03</EventDate><EventTime>24:10:00</EventTime><PerformanceName>E</PerformanceName><VenueID ID=\"5\"/></Event>", "bad-date"),
+        ("<Event ID=\"00000000000000BB\"><EventDate>2026-02-03</EventDate><PerformanceName>E</PerformanceName><VenueID ID=\"77\"/></Event>", "unknown-venue"),
+        ("<Event ID=\"00000000000000BB\"><EventDate>2026-02-03</EventDate><VenueID ID=\"5\"/></Event>", "missing-field"),
+        ("<Event ID=\"BB\"><EventDate>2026-02-03</EventDate><PerformanceName>E</PerformanceName><VenueID ID=\"5\"/></Event>", "bad-id"),
+    ])
+    func eventRejects(_ bad: String, _ reason: String) throws {
+        var options = FeedParserOptions()
+        options.maxRejectShare = 1
+        let good = "<Event ID=\"00000000000000AA\"><EventDate>2026-01-20</EventDate><PerformanceName>E</PerformanceName><VenueID ID=\"5\"/></Event>"
+        let r = try parseFeed(feed(events: good + "\n" + bad), options: options)
+        #expect(r.rejects.map(\.reason) == [reason])
+        #expect(r.events.count == 1)
+    }
+
+    @Test func rejectShareFailsTheStage() throws {
+        let bad = (0..<3).map { "<Artist ID=\"x\($0)\"><ArtistName>A</ArtistName></Artist>" }.joined()
+        let good = (1...40).map { "<Artist ID=\"\($0)\"><ArtistName>A\($0)</ArtistName></Artist>" }.joined()
+        #expect {
+            try parseFeed(feed(artists: good + bad))
+        } throws: { error in
+            (error as? TonightError)?.message.contains("3 of 43 artists rejected") == true
+        }
+    }
+
+    @Test func unknownReferencesAreWarnings() throws {
+        let r = try parseFeed(feed(events: "<Event ID=\"00000000000000AA\"><ArtistIDs><ArtistID ID=\"99\" Type=\"Primary\"/><ArtistID ID=\"1\" Type=\"Primary\"/></ArtistIDs><CategoryID>777</CategoryID><EventDate>2026-01-20</EventDate><PerformanceName>E</PerformanceName><VenueID ID=\"5\"/></Event>"))
+        #expect(r.events[0].artists == [1])
+        #expect(r.events[0].headliner == 1)
+        #expect(r.events[0].category == nil)
+        #expect(r.warnings["unknown-artist"] == 1)
+        #expect(r.warnings["unknown-category"] == 1)
+    }
+
+    @Test(arguments: ["gzip", "zstd"])
+    func compressedInputsGiveTheSameTables(_ tool: String) throws {
+        let dir = temporaryDirectory()
+        let plain = resource("feed_sample_2012_linked.xml")
+        let out = dir.appendingPathComponent("feed.xml." + (tool == "gzip" ? "gz" : "zst"))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "\(tool) -c < '\(plain.path)' > '\(out.path)'"]
+        try p.run()
+        p.waitUntilExit()
+        let a = try FeedParser.parse(plain)
+        let b = try FeedParser.parse(out)
+        #expect(a.events == b.events && a.venues == b.venues && a.artists == b.artists)
+    }
+}

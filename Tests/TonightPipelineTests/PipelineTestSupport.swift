@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import TonightCore
+@testable import TonightPipeline
+
+func temporaryDirectory(_ name: String = "tonight-pipeline") -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("\(name)-\(getpid())-\(UUID().uuidString.prefix(8))")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// The package root, from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+let tinyInputs = packageRoot.appendingPathComponent("Fixtures/tiny/input")
+let asOf = CivilTime.parseInstant("2026-01-15T06:00:00Z")!
+
+/// A copy of the tiny inputs that a test may change.
+func copyOfTinyInputs() -> URL {
+    let dir = temporaryDirectory("tonight-inputs")
+    let dest = dir.appendingPathComponent("input")
+    try! FileManager.default.copyItem(at: tinyInputs, to: dest)
+    return dest
+}
+
+func runner(inputs: URL, work: URL, config: TonightConfig = TonightConfig(), configure: (inout RunOptions) -> Void = { _ in })
+    -> StageRunner
+{
+    var options = RunOptions(inputs: inputs, work: work, out: work.appendingPathComponent("out"), asOf: asOf)
+    configure(&options)
+    var logger = Logger(label: "test")
+    logger.logLevel = .error
+    return StageRunner(config: config, options: options, logger: logger, progress: ProgressReporter(enabled: false))
+}
+
+/// Runs the `tonight` executable built next to the tests.
+func runTonight(_ arguments: [String], cwd: URL = packageRoot) throws -> (status: Int32, stdout: String, stderr: String) {
+    let bundle = Bundle(for: Marker.self).bundleURL
+    let candidates = [bundle.appendingPathComponent("tonight"), bundle.deletingLastPathComponent().appendingPathComponent("tonight"),
+                      bundle.appendingPathComponent("debug/tonight"), packageRoot.appendingPathComponent(".build/debug/tonight")]
+    guard let exe = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        throw TonightError(.internal, "the tonight executable was not found next to the tests", file: bundle.path)
+    }
+    let p = Process()
+    p.executableURL = exe
+    p.arguments = arguments
+    p.currentDirectoryURL = cwd
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+final class Marker {}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import TonightCore
+@testable import TonightPipeline
+
+@Suite struct StageRunnerTests {
+    @Test func firstRunRunsThenReuses() throws {
+        let work = temporaryDirectory()
+        let first = try runner(inputs: tinyInputs, work: work).run()
+        #expect(first.status == "completed")
+        #expect(first.stages.map(\.action) == ["run"])
+        let plan = try runner(inputs: tinyInputs, work: work).plan()
+        #expect(plan.map(\.action) == [.reuse])
+        #expect(plan[0].reason.contains("matches the output of run \(first.runId)"))
+        // A run that reuses still has a complete stage directory.
+        let second = try runner(inputs: tinyInputs, work: work).run()
+        let dir = RunStore(work: work).runDirectory(second.runId).appendingPathComponent("parse-feed")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("events.bin").path))
+        let record = try StageRecord.read(dir.appendingPathComponent("stage.json"))
+        #expect(record.reusedFrom == first.runId)
+    }
+
+    @Test func changingTheFeedRecomputes() throws {
+        let inputs = copyOfTinyInputs()
+        let work = temporaryDirectory()
+        try runner(inputs: inputs, work: work).run()
+        let feed = inputs.appendingPathComponent("feed.xml")
+        var text = try String(contentsOf: feed, encoding: .utf8)
+        text = text.replacingOccurrences(of: "<VenueName>", with: "<VenueName>New ")
+        try text.write(to: feed, atomically: true, encoding: .utf8)
+        let plan = try runner(inputs: inputs, work: work).plan()
+        #expect(plan[0].action == .run)
+        #expect(plan[0].reason.contains("input feed changed"))
+    }
+
+    @Test func changingASettingRecomputes() throws {
+        let work = temporaryDirectory()
+        try runner(inputs: tinyInputs, work: work).run()
+        var config = TonightConfig()
+        config.set("feed.camefrom", .string("nightly"))
+        let plan = try runner(inputs: tinyInputs, work: work, config: config).plan()
+        #expect(plan[0].action == .run)
+        #expect(plan[0].reason.contains("setting feed.camefrom"))
+        // A setting the stage does not read changes nothing.
+        var other = TonightConfig()
+        other.set("snapshot.retain", .int(3))
+        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan()[0].action == .reuse)
+    }
+
+    @Test func forceRecomputes() throws {
+        let work = temporaryDirectory()
+        try runner(inputs: tinyInputs, work: work).run()
+        let plan = try runner(inputs: tinyInputs, work: work) { $0.force = true }.plan()
+        #expect(plan[0].action == .run && plan[0].reason.contains("forced"))
+    }
+
+    @Test func secondConcurrentRunIsRefused() throws {
+        let work = temporaryDirectory()
+        do {
+            let held = try WorkLock(work: work)
+            #expect {
+                try runner(inputs: tinyInputs, work: work).run()
+            } throws: { error in
+                let e = error as? TonightError
+                return e?.exitCode == 75 && e?.message.contains("pid \(getpid())") == true
+            }
+            withExtendedLifetime(held) {}
+        }
+        // Released: the next run takes the lock.
+        _ = try runner(inputs: tinyInputs, work: work).run()
+    }
+
+    @Test func badFeedFailsAndPublishesNoStageOutput() throws {
+        let inputs = copyOfTinyInputs()
+        let work = temporaryDirectory()
+        try Data("<Ticketmaster><Artists>".utf8).write(to: inputs.appendingPathComponent("feed.xml"))
+        #expect {
+            try runner(inputs: inputs, work: work).run()
+        } throws: { error in
+            let e = error as? TonightError
+            return e?.exitCode == 65 && e?.stage == "parse-feed" && e?.file?.hasSuffix("feed.xml") == true && e?.line != nil
+        }
+        let store = RunStore(work: work)
+        let run = try #require(store.runIDs().first)
+        #expect(!FileManager.default.fileExists(atPath: store.runDirectory(run).appendingPathComponent("parse-feed").path))
+        let record = try RunRecord.read(store.runDirectory(run).appendingPathComponent("run.json"))
+        #expect(record.status == "failed" && record.exitCode == 65)
+    }
+
+    @Test func onlyNeedsUpToDateUpstream() throws {
+        let work = temporaryDirectory()
+        #expect(throws: TonightError.self) {
+            try runner(inputs: tinyInputs, work: work) { $0.only = ["no-such-stage"] }.plan()
+        }
+    }
+
+    @Test func reportAndMetricsAreWritten() throws {
+        let work = temporaryDirectory()
+        let r = try runner(inputs: tinyInputs, work: work).run()
+        let dir = RunStore(work: work).runDirectory(r.runId)
+        let report = try String(contentsOf: dir.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(report.contains("| parse-feed | run |"))
+        let prom = try String(contentsOf: work.appendingPathComponent("metrics/tonight.prom"), encoding: .utf8)
+        #expect(prom.contains("tonight_stage_rows{stage=\"parse-feed\",table=\"events\"} 12"))
+        #expect(prom.contains("tonight_run_success 1"))
+    }
+}
