@@ -87,3 +87,43 @@ package enum FileIO {
             .filter { !$0.hasPrefix(".") }.sorted()
     }
 }
+
+/// A file written in pieces (write(2) loop), closed explicitly so errors are not lost.
+package final class FileSink {
+    private var fd: Int32
+    let path: String
+
+    package init(_ url: URL) throws {
+        path = url.path
+        fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw TonightError.io("open for writing", path: url.path) }
+    }
+
+    deinit { if fd >= 0 { Foundation.close(fd) } }
+
+    package func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    package func write(_ raw: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < raw.count {
+            let n = Foundation.write(fd, raw.baseAddress! + done, raw.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw TonightError.io("write", path: path)
+            }
+            done += n
+        }
+    }
+
+    package func sync() throws {
+        if fsync(fd) != 0 { throw TonightError.io("fsync", path: path) }
+    }
+
+    package func close() throws {
+        let rc = Foundation.close(fd)
+        fd = -1
+        if rc != 0 { throw TonightError.io("close", path: path) }
+    }
+}

@@ -28,17 +28,6 @@ struct FeedCollector {
 
     mutating func warn(_ kind: String, _ n: Int = 1) { warnings[kind, default: 0] += n }
 
-    mutating func unknownElement(_ name: String) {
-        if unknownElements[name] == nil {
-            guard unknownElements.count < 1000 else {
-                warn("unknown-element-overflow")
-                return
-            }
-            warn("unknown-element")
-        }
-        unknownElements[name, default: 0] += 1
-    }
-
     private mutating func reject(_ d: RecordDraft, _ reason: String, _ detail: String) {
         rejects.append(
             FeedRejection(section: d.section.tableName, id: d.idText, line: d.line, reason: reason, detail: detail))

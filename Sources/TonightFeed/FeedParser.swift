@@ -48,8 +48,17 @@ package enum FeedParser {
     package static func parse(
         _ source: any ByteSource, path: String, options: FeedParserOptions, progress: ((Int64) -> Void)? = nil
     ) throws -> FeedParseResult {
-        let handler = FeedSAXHandler(
-            path: path, limits: options.limits, camefrom: options.camefrom, requiredRoot: options.requiredRoot)
+        let traceStart = DispatchTime.now().uptimeNanoseconds
+        let queue = BatchQueue()
+        let handler = FeedSAXHandler(path: path, limits: options.limits, requiredRoot: options.requiredRoot, queue: queue)
+        // Record building (strings, numbers, dates, validation) runs on a second thread while
+        // libxml2 parses: the two cores share the work.
+        let builder = RecordBuilderThread(camefrom: options.camefrom, queue: queue)
+        builder.start()
+        defer {
+            queue.close()
+            builder.join()
+        }
         let unmanaged = Unmanaged.passRetained(handler)
         defer { unmanaged.release() }
         let context = try XMLParserContext(
@@ -59,7 +68,6 @@ package enum FeedParser {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var total: Int64 = 0
-        var sawRoot = false
         while true {
             let n: Int
             do {
@@ -76,13 +84,24 @@ package enum FeedParser {
             }
             progress?(source.compressedBytesRead)
             if n == 0 { break }
-            sawRoot = sawRoot || total > 0
         }
         if total == 0 {
             throw TonightError(.invalidInput, "the feed is empty", file: path, line: 1, column: 1)
         }
+        handler.flush()
+        let saxDone = DispatchTime.now().uptimeNanoseconds
+        queue.close()
+        builder.join()
+        let buildDone = DispatchTime.now().uptimeNanoseconds
+        if ProcessInfo.processInfo.environment["TONIGHT_TRACE"] != nil {
+            FileHandle.standardError.write(Data("sax done +\(Double(saxDone - traceStart) / 1e9), builder done +\(Double(buildDone - traceStart) / 1e9)\n".utf8))
+        }
 
-        var c = handler.collector
+        var c = builder.collector
+        for (name, count) in handler.unknownElements {
+            c.unknownElements[name] = count
+        }
+        if !c.unknownElements.isEmpty { c.warnings["unknown-element"] = c.unknownElements.count }
         c.link()
         try checkThresholds(c, path: path, maxShare: options.maxRejectShare, requireAll: options.requiredRoot != nil)
         var seen: [String: Int] = [:]
@@ -137,25 +156,33 @@ package enum FeedParser {
         Unmanaged<FeedSAXHandler>.fromOpaque(ctx!).takeUnretainedValue()
     }
 
+    /// Calls into the handler without a retain/release pair per SAX event (the handler is
+    /// kept alive by `parse` for the whole parse).
+    @inline(__always)
+    static func with<R>(_ ctx: UnsafeMutableRawPointer?, _ body: (FeedSAXHandler) -> R) -> R {
+        Unmanaged<FeedSAXHandler>.fromOpaque(ctx!)._withUnsafeGuaranteedRef(body)
+    }
+
     static func makeSAXHandler() -> xmlSAXHandler {
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
         sax.startElementNs = { ctx, localname, prefix, uri, _, _, nbAttributes, _, attributes in
             guard let localname else { return }
-            FeedParser.handler(ctx).startElement(
-                localname, prefix: prefix, uri: uri, attributeCount: Int(nbAttributes), attributes: attributes)
+            FeedParser.with(ctx) {
+                $0.startElement(localname, prefix: prefix, uri: uri, attributeCount: Int(nbAttributes), attributes: attributes)
+            }
         }
         sax.endElementNs = { ctx, _, _, _ in
-            FeedParser.handler(ctx).endElement()
+            FeedParser.with(ctx) { $0.endElement() }
         }
         sax.characters = { ctx, ch, len in
             guard let ch else { return }
-            FeedParser.handler(ctx).characters(ch, Int(len))
+            FeedParser.with(ctx) { $0.characters(ch, Int(len)) }
         }
         sax.ignorableWhitespace = sax.characters
         sax.cdataBlock = { ctx, ch, len in
             guard let ch else { return }
-            FeedParser.handler(ctx).characters(ch, Int(len))
+            FeedParser.with(ctx) { $0.characters(ch, Int(len)) }
         }
         // Any DOCTYPE is refused: this is what shuts out entity expansion (billion laughs,
         // quadratic blowup), external entities, external DTDs and parameter entities.

@@ -9,19 +9,23 @@ final class FeedSAXHandler {
     let path: String
     let limits: XMLLimits
     let requiredRoot: String?
-    var collector: FeedCollector
+    /// Unknown element names and their counts (the SAX thread's own bookkeeping).
+    var unknownElements: [String: Int] = [:]
     /// The first fatal problem: a well-formedness error or a refused construct.
     var failure: TonightError?
     var context: XMLParserContext!
+    /// Full batches go here; the record-building thread takes them.
+    let queue: BatchQueue
 
     private var depth = 0
     private var section: FeedSection?
     private var inRecord = false
     private var field: FeedField?
     private var capture = false
+    private var itemStart = 0
     private var textRun = 0
-    private var text: [UInt8] = []
-    private var draft = RecordDraft()
+    private var batch: RawRecordBatch
+    private static let batchBytes = 1 << 20
 
     // Interned names.
     private var rootName: UnsafePointer<xmlChar>!
@@ -30,17 +34,16 @@ final class FeedSAXHandler {
     private var artistIDName: UnsafePointer<xmlChar>!
     private var sectionNames: [(UnsafePointer<xmlChar>, FeedSection)] = []
     private var recordNames: [UnsafePointer<xmlChar>] = []
-    private var fieldNames: [[(UnsafePointer<xmlChar>, FeedField)]] = []
+    /// Field names per section, flattened: `fieldNames[fieldStart[s]..<fieldStart[s + 1]]`.
+    private var fieldNames: ContiguousArray<(UnsafePointer<xmlChar>, FeedField)> = []
+    private var fieldStart: ContiguousArray<Int> = []
 
-    private let camefrom: [UInt8]
-
-    init(path: String, limits: XMLLimits, camefrom: String, requiredRoot: String?) {
-        self.camefrom = Array(camefrom.utf8)
+    init(path: String, limits: XMLLimits, requiredRoot: String?, queue: BatchQueue) {
         self.path = path
         self.limits = limits
         self.requiredRoot = requiredRoot
-        collector = FeedCollector(camefrom: camefrom)
-        text.reserveCapacity(1 << 12)
+        self.queue = queue
+        batch = RawRecordBatch(capacity: Self.batchBytes + (64 << 10))
     }
 
     func attach(_ context: XMLParserContext) {
@@ -51,7 +54,17 @@ final class FeedSAXHandler {
         artistIDName = context.intern("ArtistID")
         sectionNames = FeedSection.allCases.map { (context.intern($0.elementName), $0) }
         recordNames = FeedSection.allCases.map { context.intern($0.recordName) }
-        fieldNames = FeedSection.allCases.map { s in s.fields.map { (context.intern($0.elementName), $0) } }
+        fieldStart = [0]
+        for s in FeedSection.allCases {
+            fieldNames.append(contentsOf: s.fields.map { (context.intern($0.elementName), $0) })
+            fieldStart.append(fieldNames.count)
+        }
+    }
+
+    /// Hands the last partial batch over.
+    func flush() {
+        if batch.records > 0 { queue.put(batch) }
+        batch = RawRecordBatch(capacity: 0)
     }
 
     // MARK: failures
@@ -75,19 +88,34 @@ final class FeedSAXHandler {
         String(cString: UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self))
     }
 
-    /// The value of attribute `name` (bytes between value and end pointers).
+    /// The raw value of attribute `name`, if present.
     @inline(__always)
     private func attribute(
         _ name: UnsafePointer<xmlChar>, _ count: Int, _ attrs: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
-    ) -> String? {
+    ) -> UnsafeBufferPointer<UInt8>? {
         guard let attrs else { return nil }
         for i in 0..<count {
             guard let local = attrs[i * 5], local == name || Self.same(local, name),
                 let v = attrs[i * 5 + 3], let end = attrs[i * 5 + 4]
             else { continue }
-            return TextNormalizer.clean(UnsafeBufferPointer(start: v, count: end - v)) ?? ""
+            return UnsafeBufferPointer(start: v, count: end - v)
         }
         return nil
+    }
+
+    private static let primary = Array("Primary".utf8)
+
+    /// An element this parser does not know: counted once per name, its name length checked.
+    private func unknown(_ localname: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?) {
+        let length = strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self))
+            + (prefix.map { strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) + 1 } ?? 0)
+        if length > limits.maxNameBytes {
+            fail("element name longer than \(limits.maxNameBytes) bytes", hint: "feed.limits.maxNameBytes")
+            return
+        }
+        let name = Self.string(localname)
+        if unknownElements[name] == nil && unknownElements.count >= 1000 { return }
+        unknownElements[name, default: 0] += 1
     }
 
     func startElement(
@@ -103,12 +131,6 @@ final class FeedSAXHandler {
         if attributeCount > limits.maxAttributes {
             fail("element has \(attributeCount) attributes, more than \(limits.maxAttributes)",
                  hint: "feed.limits.maxAttributes")
-            return
-        }
-        let nameLength = strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self))
-            + (prefix.map { strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) + 1 } ?? 0)
-        if nameLength > limits.maxNameBytes {
-            fail("element name longer than \(limits.maxNameBytes) bytes", hint: "feed.limits.maxNameBytes")
             return
         }
         if let attributes {
@@ -127,63 +149,74 @@ final class FeedSAXHandler {
             }
         }
         switch depth {
-        case 1:
-            if !Self.same(localname, rootName) {
-                fail("root element is <\(Self.string(localname))>, expected <\(requiredRoot ?? "Ticketmaster")>",
-                     hint: "is this the Ticketmaster feed?")
+        case 4:
+            guard inRecord, let section else { return }
+            field = nil
+            let range = fieldStart[section.rawValue]..<fieldStart[section.rawValue + 1]
+            for i in range where localname == fieldNames[i].0 {
+                field = fieldNames[i].1
+                break
             }
+            if field == nil {
+                for i in range where Self.same(localname, fieldNames[i].0) {
+                    field = fieldNames[i].1
+                    break
+                }
+            }
+            guard let f = field else {
+                unknown(localname, prefix)
+                return
+            }
+            let code = UInt8(f.rawValue)
+            if f.isIDReference {
+                if let v = attribute(idName, attributeCount, attributes) { batch.item(code, v) } else { batch.empty(code) }
+                capture = false
+            } else if f == .artistIDs {
+                batch.empty(RawRecordBatch.presentCode)
+                capture = false
+            } else {
+                if f.isTypedDate, let t = attribute(typeName, attributeCount, attributes) {
+                    batch.item(f == .onsaleDate ? RawRecordBatch.onsaleTypeCode : RawRecordBatch.presaleTypeCode, t)
+                }
+                itemStart = batch.beginItem(code)
+                capture = true
+            }
+        case 5:
+            guard inRecord, field == .artistIDs, Self.same(localname, artistIDName) else {
+                if inRecord { unknown(localname, prefix) }
+                return
+            }
+            if let id = attribute(idName, attributeCount, attributes) {
+                batch.item(RawRecordBatch.artistRefCode, id)
+            } else {
+                batch.empty(RawRecordBatch.artistRefCode)
+            }
+            if let t = attribute(typeName, attributeCount, attributes), t.elementsEqual(Self.primary) {
+                batch.empty(RawRecordBatch.primaryCode)
+            }
+        case 3:
+            guard let section else { return }
+            guard Self.same(localname, recordNames[section.rawValue]) else {
+                unknown(localname, prefix)
+                return
+            }
+            inRecord = true
+            batch.beginRecord(section, line: context.line, column: context.column)
+            if let id = attribute(idName, attributeCount, attributes) { batch.item(RawRecordBatch.idCode, id) }
         case 2:
             section = nil
             for (p, s) in sectionNames where Self.same(localname, p) {
                 section = s
                 break
             }
-            if section == nil { collector.unknownElement(Self.string(localname)) }
-        case 3:
-            guard let section else { return }
-            guard Self.same(localname, recordNames[section.rawValue]) else {
-                collector.unknownElement(Self.string(localname))
-                return
+            if section == nil { unknown(localname, prefix) }
+        case 1:
+            if !Self.same(localname, rootName) {
+                fail("root element is <\(Self.string(localname))>, expected <\(requiredRoot ?? "Ticketmaster")>",
+                     hint: "is this the Ticketmaster feed?")
             }
-            inRecord = true
-            draft.reset(section: section, line: context.line, column: context.column,
-                        id: attribute(idName, attributeCount, attributes))
-        case 4:
-            guard inRecord, let section else { return }
-            field = nil
-            for (p, f) in fieldNames[section.rawValue] where Self.same(localname, p) {
-                field = f
-                break
-            }
-            guard let f = field else {
-                collector.unknownElement(Self.string(localname))
-                return
-            }
-            draft.present[f.rawValue] = true
-            if f.isIDReference {
-                let v = attribute(idName, attributeCount, attributes)
-                draft[f] = (v?.isEmpty ?? true) ? nil : v
-            } else if f == .onsaleDate {
-                draft.onsaleType = attribute(typeName, attributeCount, attributes)
-            } else if f == .presaleDate {
-                draft.presaleType = attribute(typeName, attributeCount, attributes)
-            }
-            capture = f.capturesText
-            text.removeAll(keepingCapacity: true)
-        case 5:
-            guard inRecord, field == .artistIDs else {
-                if inRecord { collector.unknownElement(Self.string(localname)) }
-                return
-            }
-            guard Self.same(localname, artistIDName) else {
-                collector.unknownElement(Self.string(localname))
-                return
-            }
-            let id = attribute(idName, attributeCount, attributes) ?? ""
-            let type = attribute(typeName, attributeCount, attributes)
-            draft.artistRefs.append((id, type == "Primary"))
         default:
-            if inRecord { collector.unknownElement(Self.string(localname)) }
+            if inRecord { unknown(localname, prefix) }
         }
     }
 
@@ -191,16 +224,17 @@ final class FeedSAXHandler {
         textRun = 0
         switch depth {
         case 4:
-            if capture, let f = field {
-                if f.isURL { replacePlaceholder() }
-                draft[f] = text.withUnsafeBufferPointer { TextNormalizer.clean($0) }
-            }
+            if capture { batch.endItem(itemStart) }
             capture = false
             field = nil
         case 3:
             if inRecord {
-                collector.finish(draft)
+                batch.endRecord()
                 inRecord = false
+                if batch.count >= Self.batchBytes {
+                    queue.put(batch)
+                    batch = queue.fresh(capacity: Self.batchBytes + (64 << 10))
+                }
             }
         case 2:
             section = nil
@@ -208,33 +242,6 @@ final class FeedSAXHandler {
             break
         }
         depth -= 1
-    }
-
-    private static let placeholder = Array("[=CAMEFROM=]".utf8)
-
-    /// Replaces `[=CAMEFROM=]` in the captured URL bytes (feed.md "Normalisation"), on bytes:
-    /// Foundation's string search costs more than the whole XML parse.
-    private func replacePlaceholder() {
-        let p = Self.placeholder
-        guard text.count >= p.count, let start = text.firstIndex(of: p[0]) else { return }
-        var out: [UInt8] = []
-        var i = 0
-        var found = false
-        while i < text.count {
-            if i >= start && text[i] == p[0] && i + p.count <= text.count && text[i..<i + p.count].elementsEqual(p) {
-                if !found {
-                    out.reserveCapacity(text.count + camefrom.count)
-                    out.append(contentsOf: text[0..<i])
-                    found = true
-                }
-                out.append(contentsOf: camefrom)
-                i += p.count
-                continue
-            }
-            if found { out.append(text[i]) }
-            i += 1
-        }
-        if found { text = out }
     }
 
     @inline(__always)
@@ -245,7 +252,7 @@ final class FeedSAXHandler {
             return
         }
         if capture && depth == 4 {
-            text.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+            batch.append(UnsafeBufferPointer(start: p, count: n))
         }
     }
 }

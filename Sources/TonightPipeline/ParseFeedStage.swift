@@ -58,7 +58,7 @@ package struct ParseFeedStage: Stage {
     }
 
     /// Writes the four tables and the rejects file; the two cores share the encoding.
-    static func write(_ r: FeedParseResult, to dir: URL) throws {
+    package static func write(_ r: FeedParseResult, to dir: URL) throws {
         let jobs: [@Sendable () throws -> Void] = [
             { try BinaryTable.write(r.events, table: "events", to: dir.appendingPathComponent("events.bin")) },
             {

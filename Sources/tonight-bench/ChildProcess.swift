@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+
+/// Runs a command and measures its wall time and peak resident memory (wait4's rusage).
+///
+/// Hand-written on posix_spawn + wait4 because neither Foundation's Process nor
+/// swift-subprocess reports the child's peak RSS, which the memory goals need.
+struct ChildProcess {
+    struct Measurement {
+        var seconds: Double
+        var peakBytes: Int64
+        var status: Int32
+        var output: String
+    }
+
+    static func run(_ argv: [String], captureOutput: Bool = false) throws -> Measurement {
+        var pid: pid_t = 0
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(getpid())-out.txt")
+        if captureOutput {
+            posix_spawn_file_actions_addopen(&actions, 1, outFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        let cargs = argv.map { strdup($0) } + [nil]
+        defer { cargs.forEach { free($0) } }
+        let exe = argv[0].hasPrefix("/") ? argv[0] : "/usr/bin/env"
+        let args = argv[0].hasPrefix("/") ? cargs : ([strdup("/usr/bin/env")] + cargs)
+        let started = DispatchTime.now()
+        let rc = posix_spawn(&pid, exe, &actions, nil, args, environ)
+        guard rc == 0 else { throw ValidationError("cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        wait4(pid, &status, 0, &usage)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let output = captureOutput ? ((try? String(contentsOf: outFile, encoding: .utf8)) ?? "") : ""
+        return Measurement(seconds: seconds, peakBytes: Int64(usage.ru_maxrss) * 1024, status: status, output: output)
+    }
+}
+
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    guard !s.isEmpty else { return .nan }
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+/// A named command measured several times.
+struct Series {
+    var name: String
+    var argv: [String]
+    var seconds: [Double] = []
+    var peaks: [Double] = []
+
+    var medianSeconds: Double { median(seconds) }
+    var medianPeakMB: Double { median(peaks) / 1_048_576 }
+}
+
+/// Runs the series interleaved (a, b, c, a, b, c, …) so that load on the shared machine hits
+/// all of them alike, then prints medians.
+func measure(_ series: inout [Series], runs: Int) throws {
+    for round in 0..<runs {
+        for i in series.indices {
+            let m = try ChildProcess.run(series[i].argv)
+            guard m.status == 0 else {
+                throw ValidationError("\(series[i].name) failed (status \(m.status)): \(series[i].argv.joined(separator: " "))")
+            }
+            series[i].seconds.append(m.seconds)
+            series[i].peaks.append(Double(m.peakBytes))
+        }
+        FileHandle.standardError.write(Data("  round \(round + 1)/\(runs) done\n".utf8))
+    }
+    print("")
+    print("command".padding(toLength: 34, withPad: " ", startingAt: 0) + "median s   min s   max s   peak MB")
+    for s in series {
+        print(s.name.padding(toLength: 34, withPad: " ", startingAt: 0)
+              + String(format: "%8.3f %7.3f %7.3f %9.1f", s.medianSeconds, s.seconds.min() ?? 0, s.seconds.max() ?? 0, s.medianPeakMB))
+    }
+}

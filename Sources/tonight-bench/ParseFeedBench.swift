@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import TonightCore
+import TonightFeed
+import TonightGenerator
+import TonightPipeline
+
+/// parse-feed against `xmllint --stream --noout` and ElementTree `iterparse` on one file.
+struct ParseFeedBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parse-feed",
+        abstract: "Time the parse-feed stage on the full feed against xmllint and ElementTree.")
+
+    @Option(help: "Data directory (generated with `tonight generate --scale full` if feed.xml is missing).")
+    var data: String = "bench-data/full"
+    @Option(help: "Interleaved rounds (the median is reported).") var runs: Int = 5
+    @Option(help: "Rounds for ElementTree (slow).") var slowRuns: Int = 3
+
+    func run() throws {
+        let dir = URL(fileURLWithPath: data)
+        let feed = dir.appendingPathComponent("feed.xml")
+        if !FileManager.default.fileExists(atPath: feed.path) {
+            print("generating the full data set into \(dir.path) …")
+            try DatasetGenerator(scale: .full, seed: 1).generate(into: dir)
+        }
+        let zst = dir.appendingPathComponent("feed-bench.xml.zst")
+        if !FileManager.default.fileExists(atPath: zst.path) {
+            _ = try ChildProcess.run(["/bin/sh", "-c", "zstd -q -3 -f -o '\(zst.path)' '\(feed.path)'"])
+        }
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let size = FileIO.size(feed)
+        print("parse-feed benchmark: \(feed.path) (\(String(format: "%.1f", Double(size) / 1e6)) MB), zst \(String(format: "%.1f", Double(FileIO.size(zst)) / 1e6)) MB")
+        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; \(runs) interleaved rounds, medians")
+
+        // Correctness first: the counts must be exactly the generated ones.
+        let check = try ChildProcess.run([me, "parse-once", feed.path], captureOutput: true)
+        print("parse-feed output: " + check.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        if let info = GeneratedInfo.read(dir) {
+            let expected = "artists \(info.counts["artists"]!) categories \(info.counts["categories"]!) venues \(info.counts["venues"]!) events \(info.counts["events"]!) rejects 0"
+            print(check.output.hasPrefix(expected) ? "counts: exactly the generated counts" : "counts: MISMATCH, expected \(expected)")
+        }
+
+        var fast = [
+            Series(name: "tonight parse-feed (.xml)", argv: [me, "parse-once", feed.path]),
+            Series(name: "tonight parse-feed (.xml.zst)", argv: [me, "parse-once", zst.path]),
+            Series(name: "xmllint --stream --noout", argv: ["/usr/bin/xmllint", "--stream", "--noout", feed.path]),
+        ]
+        try measure(&fast, runs: runs)
+        let script = """
+            import sys, xml.etree.ElementTree as ET
+            n = 0
+            for _, el in ET.iterparse(sys.argv[1], events=("end",)):
+                if el.tag in ("Artist", "Category", "Venue", "Event"):
+                    n += 1
+                    el.clear()
+            print(n)
+            """
+        var slow = [Series(name: "python ElementTree iterparse", argv: ["python3", "-c", script, feed.path])]
+        try measure(&slow, runs: slowRuns)
+
+        let ours = fast[0].medianSeconds
+        print("")
+        print(String(format: "parse-feed / xmllint --stream      = %.2f  (goal <= 1.00)", ours / fast[2].medianSeconds))
+        print(String(format: "ElementTree / parse-feed           = %.1fx (goal >= 5)", slow[0].medianSeconds / ours))
+        print(String(format: ".xml.zst / .xml                    = %.2f  (goal <= 1.20)", fast[1].medianSeconds / ours))
+        print(String(format: "parse-feed peak memory             = %.0f MB (goal < 300 MB)", fast[0].medianPeakMB))
+        print(String(format: "parse-feed throughput              = %.0f MB/s", Double(size) / 1e6 / ours))
+    }
+}
+
+/// One parse-feed stage body on one file (what the harness times in a child process): parse,
+/// validate, write the binary tables.
+struct ParseOnce: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "parse-once", shouldDisplay: false)
+
+    @Argument var file: String
+
+    func run() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-\(getpid())")
+        try FileIO.createDirectory(out)
+        defer { try? FileIO.removeItem(out) }
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let result = try FeedParser.parse(URL(fileURLWithPath: file), options: ParseFeedStage.options(TonightConfig()))
+        let t1 = DispatchTime.now().uptimeNanoseconds
+        try ParseFeedStage.write(result, to: out)
+        let t2 = DispatchTime.now().uptimeNanoseconds
+        FileHandle.standardError.write(Data(String(format: "parse %.3f s, write %.3f s\n", Double(t1 - t0) / 1e9, Double(t2 - t1) / 1e9).utf8))
+        print("artists \(result.artists.count) categories \(result.categories.count) venues \(result.venues.count) events \(result.events.count) rejects \(result.rejects.count) warnings \(result.warnings.values.reduce(0, +))")
+    }
+}
