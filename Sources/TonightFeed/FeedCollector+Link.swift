@@ -5,7 +5,7 @@ extension FeedCollector {
     /// order of sections): unknown venues reject the event, unknown artists and categories
     /// are dropped from the record and counted.
     mutating func link() {
-        let categoryIDs = Set(categories.map(\.id))
+        let categoryIDs = keptIDs(.categories)
         for i in categories.indices {
             // A parent that is not in this feed is kept (category ids are stable across
             // feeds and the roots are well known) but counted.
@@ -14,40 +14,40 @@ extension FeedCollector {
         for i in artists.indices {
             if let c = artists[i].category, !categoryIDs.contains(c) { warn("unknown-artist-category") }
         }
-        let artistIDs = Set(artists.map(\.id))
-        let venueIDs = Set(venues.map(\.id))
-        var kept: [FeedEvent] = []
-        kept.reserveCapacity(events.count)
-        for (i, var e) in events.enumerated() {
-            guard venueIDs.contains(e.venue) else {
+        let artistIDs = keptIDs(.artists)
+        let venueIDs = keptIDs(.venues)
+        // Compacted in place: kept events move down over rejected ones.
+        var k = 0
+        for i in events.indices {
+            guard venueIDs.contains(events[i].venue) else {
                 rejects.append(
                     FeedRejection(
-                        section: "events", id: e.idString, line: e.line, reason: "unknown-venue",
-                        detail: "VenueID \(e.venue) names no kept venue"))
+                        section: "events", id: events[i].idString, line: events[i].line, reason: "unknown-venue",
+                        detail: "VenueID \(events[i].venue) names no kept venue"))
                 rejectCount[FeedSection.events.rawValue] += 1
                 continue
             }
-            if let c = e.category, !categoryIDs.contains(c) {
-                e.category = nil
+            if let c = events[i].category, !categoryIDs.contains(c) {
+                events[i].category = nil
                 warn("unknown-category")
             }
             let flags = primaryFlags[i]
-            var artists: [Int64] = []
-            artists.reserveCapacity(e.artists.count)
             var headliner: Int64?
-            for (j, a) in e.artists.enumerated() {
-                guard artistIDs.contains(a) else {
-                    warn("unknown-artist")
-                    continue
-                }
-                artists.append(a)
+            var known = true
+            for (j, a) in events[i].artists.enumerated() {
+                if !artistIDs.contains(a) { known = false; continue }
                 if headliner == nil, j < flags.count, flags[j] { headliner = a }
             }
-            e.artists = artists
-            e.headliner = headliner
-            kept.append(e)
+            if !known {
+                let before = events[i].artists.count
+                events[i].artists.removeAll { !artistIDs.contains($0) }
+                warn("unknown-artist", before - events[i].artists.count)
+            }
+            events[i].headliner = headliner
+            if k != i { events.swapAt(k, i) }
+            k += 1
         }
-        events = kept
+        events.removeLast(events.count - k)
         primaryFlags = []
         rejects.sort { ($0.line, $0.section) < ($1.line, $1.section) }
     }

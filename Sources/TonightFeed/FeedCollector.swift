@@ -17,6 +17,8 @@ struct FeedCollector {
     var primaryFlags: [[Bool]] = []
 
     private var seenIDs = [Set<Int64>](repeating: [], count: 3)
+    /// Ids that entered `seenIDs` but whose record was then rejected (missing field).
+    private var rejectedAfterID = [[Int64]](repeating: [], count: 3)
     private var seenEventIDs = Set<UInt64>()
     let camefrom: String
 
@@ -38,24 +40,26 @@ struct FeedCollector {
     func url(_ s: String?) -> String? { s }
 
     static func parseInt(_ s: String?) -> Int64? {
-        guard let s, !s.isEmpty else { return nil }
-        var v: Int64 = 0
+        guard var s, !s.isEmpty else { return nil }
+        return s.withUTF8 { parseInt($0) }
+    }
+
+    static func parseInt(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var i = 0
         var neg = false
-        var any = false
-        for (i, c) in s.utf8.enumerated() {
-            if i == 0 && c == UInt8(ascii: "-") {
-                neg = true
-                continue
-            }
-            let d = c &- UInt8(ascii: "0")
-            guard d < 10 else { return nil }
-            let (m, o1) = v.multipliedReportingOverflow(by: 10)
-            let (a, o2) = m.addingReportingOverflow(Int64(d))
-            guard !o1, !o2 else { return nil }
-            v = a
-            any = true
+        if b.count > 0 && b[0] == UInt8(ascii: "-") {
+            neg = true
+            i = 1
         }
-        return any ? (neg ? -v : v) : nil
+        guard i < b.count, b.count - i <= 18 else { return nil }  // 18 digits cannot overflow
+        var v: Int64 = 0
+        while i < b.count {
+            let d = b[i] &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            v = v &* 10 &+ Int64(d)
+            i += 1
+        }
+        return neg ? -v : v
     }
 
     /// Checks the record id: returns it, or records the rejection and returns nil.
@@ -76,12 +80,20 @@ struct FeedCollector {
         return id
     }
 
-    private mutating func required(_ d: RecordDraft, _ f: FeedField) -> String? {
+    private mutating func required(_ d: RecordDraft, _ f: FeedField, id: Int64) -> String? {
         guard let v = d[f] else {
             reject(d, "missing-field", "\(f.elementName) is required")
+            rejectedAfterID[d.section.rawValue].append(id)
             return nil
         }
         return v
+    }
+
+    /// The ids of the kept records of a section (artists, categories, venues), for linking.
+    func keptIDs(_ section: FeedSection) -> Set<Int64> {
+        var ids = seenIDs[section.rawValue]
+        for id in rejectedAfterID[section.rawValue] { ids.remove(id) }
+        return ids
     }
 
     /// An optional integer reference or number: absent stays nil, garbage is a warning.
@@ -105,7 +117,7 @@ struct FeedCollector {
     }
 
     private mutating func finishArtist(_ d: RecordDraft) {
-        guard let id = integerID(d), let name = required(d, .artistName) else { return }
+        guard let id = integerID(d), let name = required(d, .artistName, id: id) else { return }
         artists.append(
             FeedArtist(
                 id: id, name: name, category: optionalInt(d, .artistCategory), url: url(d[.artistURL]),
@@ -113,12 +125,12 @@ struct FeedCollector {
     }
 
     private mutating func finishCategory(_ d: RecordDraft) {
-        guard let id = integerID(d), let name = required(d, .categoryName) else { return }
+        guard let id = integerID(d), let name = required(d, .categoryName, id: id) else { return }
         categories.append(FeedCategory(id: id, name: name, parent: optionalInt(d, .parentID), line: d.line))
     }
 
     private mutating func finishVenue(_ d: RecordDraft) {
-        guard let id = integerID(d), let name = required(d, .venueName) else { return }
+        guard let id = integerID(d), let name = required(d, .venueName, id: id) else { return }
         let state = d[.state]
         venues.append(
             FeedVenue(

@@ -41,12 +41,21 @@ package enum FeedParser {
     package static func parse(
         _ url: URL, options: FeedParserOptions = FeedParserOptions(), progress: ((Int64) -> Void)? = nil
     ) throws -> FeedParseResult {
+        if let mapped = try MappedFile(url, limit: options.input.maxBytes) {
+            return try parse(mapped, path: url.path, options: options, progress: progress)
+        }
         let source = try InputStreams.open(url, limits: options.input)
         return try parse(source, path: url.path, options: options, progress: progress)
     }
 
     package static func parse(
         _ source: any ByteSource, path: String, options: FeedParserOptions, progress: ((Int64) -> Void)? = nil
+    ) throws -> FeedParseResult {
+        try parse(StreamChunks(source: source, path: path), path: path, options: options, progress: progress)
+    }
+
+    static func parse(
+        _ input: some ChunkSource, path: String, options: FeedParserOptions, progress: ((Int64) -> Void)? = nil
     ) throws -> FeedParseResult {
         let traceStart = DispatchTime.now().uptimeNanoseconds
         let queue = BatchQueue()
@@ -65,25 +74,15 @@ package enum FeedParser {
             handler: makeSAXHandler(), userData: unmanaged.toOpaque(), filename: path)
         handler.attach(context)
 
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
         var total: Int64 = 0
-        while true {
-            let n: Int
-            do {
-                n = try source.read(into: buffer)
-            } catch var e as TonightError {
-                if e.file == nil { e.file = path }
-                throw e
-            }
-            total += Int64(n)
-            let rc = context.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), terminate: n == 0)
+        try input.forEachChunk { chunk in
+            total += Int64(chunk.count)
+            let rc = context.parse(chunk, terminate: chunk.isEmpty)
             if let failure = handler.failure { throw failure }
             if rc != 0 || context.ctxt.pointee.wellFormed == 0 {
                 throw wellFormednessError(context: context, path: path)
             }
-            progress?(source.compressedBytesRead)
-            if n == 0 { break }
+            progress?(input.consumedBytes)
         }
         if total == 0 {
             throw TonightError(.invalidInput, "the feed is empty", file: path, line: 1, column: 1)
@@ -93,9 +92,6 @@ package enum FeedParser {
         queue.close()
         builder.join()
         let buildDone = DispatchTime.now().uptimeNanoseconds
-        if ProcessInfo.processInfo.environment["TONIGHT_TRACE"] != nil {
-            FileHandle.standardError.write(Data("sax done +\(Double(saxDone - traceStart) / 1e9), builder done +\(Double(buildDone - traceStart) / 1e9)\n".utf8))
-        }
 
         var c = builder.collector
         for (name, count) in handler.unknownElements {
@@ -103,6 +99,12 @@ package enum FeedParser {
         }
         if !c.unknownElements.isEmpty { c.warnings["unknown-element"] = c.unknownElements.count }
         c.link()
+        let linkDone = DispatchTime.now().uptimeNanoseconds
+        if ProcessInfo.processInfo.environment["TONIGHT_TRACE"] != nil {
+            // Phase times of the parse (seconds from the start), for profiling sessions.
+            let f = { (t: UInt64) in String(format: "%.3f", Double(t - traceStart) / 1e9) }
+            FileHandle.standardError.write(Data("parse-feed trace: sax \(f(saxDone)) builder \(f(buildDone)) link \(f(linkDone))\n".utf8))
+        }
         try checkThresholds(c, path: path, maxShare: options.maxRejectShare, requireAll: options.requiredRoot != nil)
         var seen: [String: Int] = [:]
         for s in FeedSection.allCases { seen[s.tableName] = c.seenCount[s.rawValue] }

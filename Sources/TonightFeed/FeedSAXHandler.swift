@@ -25,7 +25,7 @@ final class FeedSAXHandler {
     private var itemStart = 0
     private var textRun = 0
     private var batch: RawRecordBatch
-    private static let batchBytes = 1 << 20
+    private static let batchBytes = 1 << 18
 
     // Interned names.
     private var rootName: UnsafePointer<xmlChar>!

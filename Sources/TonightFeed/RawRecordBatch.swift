@@ -140,7 +140,9 @@ struct RawRecordDecoder {
                     default:
                         let f = FeedField(rawValue: Int(code))!
                         draft.present[f.rawValue] = true
-                        if f.isURL {
+                        if f == .artistImageURL || f == .venueImageURL {
+                            draft[f] = interned(value)
+                        } else if f.isURL {
                             draft[f] = withPlaceholderReplaced(value) { TextNormalizer.clean($0) }
                         } else {
                             draft[f] = TextNormalizer.clean(value)
@@ -151,6 +153,19 @@ struct RawRecordDecoder {
                 collector.finish(draft)
             }
         }
+    }
+
+    /// Image URLs repeat (most records use one of a few generic images): the same bytes as
+    /// the last value give the same String, one allocation shared by thousands of records.
+    private var lastImage: [UInt8] = []
+    private var lastImageString: String?
+
+    private mutating func interned(_ v: UnsafeBufferPointer<UInt8>) -> String? {
+        if let s = lastImageString, v.elementsEqual(lastImage) { return s }
+        let s = withPlaceholderReplaced(v) { TextNormalizer.clean($0) }
+        lastImage = Array(v)
+        lastImageString = s
+        return s
     }
 
     /// `[=CAMEFROM=]` replaced by the affiliate code (feed.md "Normalisation").

@@ -42,6 +42,7 @@ package struct ParseFeedStage: Stage {
             context.progress.update(bytes: bytes)
         }
         try Self.write(result, to: context.outputDirectory)
+        defer { Self.releaseInBackground(result) }
         var outcome = StageOutcome()
         outcome.rows = [
             "artists": result.artists.count, "categories": result.categories.count,
@@ -60,9 +61,9 @@ package struct ParseFeedStage: Stage {
     /// Writes the four tables and the rejects file; the two cores share the encoding.
     package static func write(_ r: FeedParseResult, to dir: URL) throws {
         let jobs: [@Sendable () throws -> Void] = [
+            { try BinaryTable.write(r.artists, table: "artists", to: dir.appendingPathComponent("artists.bin")) },
             { try BinaryTable.write(r.events, table: "events", to: dir.appendingPathComponent("events.bin")) },
             {
-                try BinaryTable.write(r.artists, table: "artists", to: dir.appendingPathComponent("artists.bin"))
                 try BinaryTable.write(r.venues, table: "venues", to: dir.appendingPathComponent("venues.bin"))
                 try BinaryTable.write(r.categories, table: "categories", to: dir.appendingPathComponent("categories.bin"))
                 var w = JSONWriter(capacity: 1 << 12)
@@ -74,6 +75,13 @@ package struct ParseFeedStage: Stage {
             },
         ]
         try Parallel.run(jobs)
+    }
+
+    /// Frees a large result on a background thread: a million small strings take tens of
+    /// milliseconds to release, which the next stage need not wait for.
+    package static func releaseInBackground(_ r: FeedParseResult) {
+        let box = ReleaseBox(r)
+        Thread.detachNewThread { box.drop() }
     }
 
     package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
@@ -101,4 +109,11 @@ package struct ParseFeedStage: Stage {
         }
         try flush()
     }
+}
+
+/// Holds a value until `drop` is called on another thread.
+final class ReleaseBox<T>: @unchecked Sendable {
+    private var value: T?
+    init(_ value: T) { self.value = value }
+    func drop() { value = nil }
 }

@@ -60,6 +60,8 @@ struct Series {
 /// Runs the series interleaved (a, b, c, a, b, c, …) so that load on the shared machine hits
 /// all of them alike, then prints medians.
 func measure(_ series: inout [Series], runs: Int) throws {
+    // One uncounted warm-up round: page cache, dynamic loader, CPU frequency.
+    for s in series { _ = try ChildProcess.run(s.argv) }
     for round in 0..<runs {
         for i in series.indices {
             let m = try ChildProcess.run(series[i].argv)

@@ -13,7 +13,7 @@ struct ParseFeedBench: ParsableCommand {
 
     @Option(help: "Data directory (generated with `tonight generate --scale full` if feed.xml is missing).")
     var data: String = "bench-data/full"
-    @Option(help: "Interleaved rounds (the median is reported).") var runs: Int = 5
+    @Option(help: "Interleaved rounds (the median is reported).") var runs: Int = 11
     @Option(help: "Rounds for ElementTree (slow).") var slowRuns: Int = 3
 
     func run() throws {
@@ -80,11 +80,17 @@ struct ParseOnce: ParsableCommand {
         try FileIO.createDirectory(out)
         defer { try? FileIO.removeItem(out) }
         let t0 = DispatchTime.now().uptimeNanoseconds
-        let result = try FeedParser.parse(URL(fileURLWithPath: file), options: ParseFeedStage.options(TonightConfig()))
+        var result: FeedParseResult? = try FeedParser.parse(URL(fileURLWithPath: file), options: ParseFeedStage.options(TonightConfig()))
         let t1 = DispatchTime.now().uptimeNanoseconds
-        try ParseFeedStage.write(result, to: out)
+        try ParseFeedStage.write(result!, to: out)
         let t2 = DispatchTime.now().uptimeNanoseconds
-        FileHandle.standardError.write(Data(String(format: "parse %.3f s, write %.3f s\n", Double(t1 - t0) / 1e9, Double(t2 - t1) / 1e9).utf8))
-        print("artists \(result.artists.count) categories \(result.categories.count) venues \(result.venues.count) events \(result.events.count) rejects \(result.rejects.count) warnings \(result.warnings.values.reduce(0, +))")
+        let line = "artists \(result!.artists.count) categories \(result!.categories.count) venues \(result!.venues.count) events \(result!.events.count) rejects \(result!.rejects.count) warnings \(result!.warnings.values.reduce(0, +))"
+        ParseFeedStage.releaseInBackground(result!)
+        result = nil
+        let t3 = DispatchTime.now().uptimeNanoseconds
+        if ProcessInfo.processInfo.environment["TONIGHT_TRACE"] != nil {
+            FileHandle.standardError.write(Data(String(format: "parse %.3f s, write %.3f s, free %.3f s\n", Double(t1 - t0) / 1e9, Double(t2 - t1) / 1e9, Double(t3 - t2) / 1e9).utf8))
+        }
+        print(line)
     }
 }
