@@ -35,14 +35,20 @@ func runner(inputs: URL, work: URL, config: TonightConfig = TonightConfig(), con
     return StageRunner(config: config, options: options, logger: logger, progress: ProgressReporter(enabled: false))
 }
 
-/// Runs the `tonight` executable built next to the tests.
-func runTonight(_ arguments: [String], cwd: URL = packageRoot) throws -> (status: Int32, stdout: String, stderr: String) {
+/// The `tonight` executable built next to the tests.
+func tonightExecutable() throws -> URL {
     let bundle = Bundle(for: Marker.self).bundleURL
     let candidates = [bundle.appendingPathComponent("tonight"), bundle.deletingLastPathComponent().appendingPathComponent("tonight"),
                       bundle.appendingPathComponent("debug/tonight"), packageRoot.appendingPathComponent(".build/debug/tonight")]
     guard let exe = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
         throw TonightError(.internal, "the tonight executable was not found next to the tests", file: bundle.path)
     }
+    return exe
+}
+
+/// Runs the `tonight` executable built next to the tests.
+func runTonight(_ arguments: [String], cwd: URL = packageRoot) throws -> (status: Int32, stdout: String, stderr: String) {
+    let exe = try tonightExecutable()
     let p = Process()
     p.executableURL = exe
     p.arguments = arguments
