@@ -7,6 +7,7 @@ import PackageDescription
 //   TonightSnapshot             public reader library for services (Foundation + libzstd only)
 //   TonightCore                 shared internals: errors, binary tables, streams, hashing, text
 //   TonightFeed                 parse-feed: libxml2 SAX2 streaming parser of the Ticketmaster feed
+//   TonightAffinity             parse-affinity: the artist affinity text file, name resolution
 //   TonightGeo                  the bundled geocoding table, geocoder, distances, time zones
 //   TonightGenerator            deterministic generated data sets (tiny, small, full)
 //   TonightPipeline             stage graph, runner, fingerprints, lock, config, run store
@@ -49,12 +50,13 @@ let package = Package(
             // The SAX callbacks run ~2 million times per feed: dynamic exclusivity checks
             // cost a third of our share of the parse (measured with perf).
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
+        .target(name: "TonightAffinity", dependencies: ["TonightCore"]),
         .target(name: "TonightGeo", dependencies: ["TonightCore"], resources: [.copy("Resources/geotable.tsv.zst")]),
         .target(name: "TonightGenerator", dependencies: ["TonightCore", "TonightGeo"]),
         .target(
             name: "TonightPipeline",
             dependencies: [
-                "TonightCore", "TonightFeed", "TonightGeo", "TonightGenerator",
+                "TonightCore", "TonightFeed", "TonightAffinity", "TonightGeo", "TonightGenerator",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -75,9 +77,10 @@ let package = Package(
             name: "TonightFeedTests",
             dependencies: ["TonightFeed", "TonightCore", "TonightGenerator"],
             resources: [.copy("Resources")]),
+        .testTarget(name: "TonightAffinityTests", dependencies: ["TonightAffinity", "TonightCore"]),
         .testTarget(
             name: "TonightPipelineTests",
-            dependencies: ["TonightPipeline", "TonightFeed", "TonightCore", "TonightGenerator"]),
+            dependencies: ["TonightPipeline", "TonightFeed", "TonightAffinity", "TonightCore", "TonightGenerator"]),
     ],
     swiftLanguageModes: [.v6]
 )

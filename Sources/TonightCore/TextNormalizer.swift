@@ -51,7 +51,10 @@ package enum TextNormalizer {
     }
 
     /// The name key of affinity.md: NFKC case folding, trimmed, inner white space collapsed.
+    /// ASCII names (nearly all) take a byte-level fast path with the same result.
     package static func nameKey(_ s: String) -> String {
+        var s = s
+        if let fast = s.withUTF8({ asciiNameKey($0) }) { return fast }
         let folded = s.precomposedStringWithCompatibilityMapping
             .folding(options: [.caseInsensitive], locale: nil)
             .precomposedStringWithCompatibilityMapping
@@ -70,5 +73,25 @@ package enum TextNormalizer {
             out.unicodeScalars.append(ch)
         }
         return out
+    }
+
+    /// nil when the name is not pure ASCII.
+    static func asciiNameKey(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        var out = [UInt8]()
+        out.reserveCapacity(b.count)
+        var pendingSpace = false
+        for c in b {
+            if c >= 0x80 { return nil }
+            if c == 0x20 || (c >= 0x09 && c <= 0x0d) {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace {
+                out.append(0x20)
+                pendingSpace = false
+            }
+            out.append(c >= 0x41 && c <= 0x5a ? c | 0x20 : c)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -86,9 +86,15 @@ package final class StageRunner {
     /// The plan: for every stage, run or reuse, and why.
     package func plan() throws -> [PlanEntry] {
         let selected = try selection()
+        // The selected stages and everything they read from; stages downstream of the
+        // selection are not part of this run.
+        var needed = selected
+        for stage in graph.stages.reversed() where needed.contains(stage.name) {
+            needed.formUnion(stage.upstreamStages)
+        }
         var fingerprints: [String: String] = [:]
         var entries: [PlanEntry] = []
-        for stage in graph.stages {
+        for stage in graph.stages where needed.contains(stage.name) {
             let record = try describe(stage, upstream: fingerprints)
             fingerprints[stage.name] = record.fingerprint
             let reusable = store.findOutput(stage: stage.name, fingerprint: record.fingerprint)

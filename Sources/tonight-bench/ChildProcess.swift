@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
 
-/// Runs a command and measures its wall time and peak resident memory (wait4's rusage).
+/// Runs a command and measures its wall time and peak resident memory.
 ///
-/// Hand-written on posix_spawn + wait4 because neither Foundation's Process nor
-/// swift-subprocess reports the child's peak RSS, which the memory goals need.
+/// The peak comes from GNU time (`/usr/bin/time -f %M`), which fork()s the command from a
+/// 1 MB process: a child spawned directly from this process would inherit our own RSS high
+/// water mark at exec (Linux records the old mm's peak in the new image's rusage), which
+/// would pollute every small figure. Wall time is measured here, around the whole spawn.
 struct ChildProcess {
     struct Measurement {
         var seconds: Double
@@ -24,6 +26,8 @@ struct ChildProcess {
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
+        let timeFile = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(getpid())-time.txt")
+        let argv = ["/usr/bin/time", "-f", "%M", "-o", timeFile.path] + argv
         let cargs = argv.map { strdup($0) } + [nil]
         defer { cargs.forEach { free($0) } }
         let exe = argv[0].hasPrefix("/") ? argv[0] : "/usr/bin/env"
@@ -36,7 +40,10 @@ struct ChildProcess {
         wait4(pid, &status, 0, &usage)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         let output = captureOutput ? ((try? String(contentsOf: outFile, encoding: .utf8)) ?? "") : ""
-        return Measurement(seconds: seconds, peakBytes: Int64(usage.ru_maxrss) * 1024, status: status, output: output)
+        let timeText = (try? String(contentsOf: timeFile, encoding: .utf8)) ?? ""
+        let peakKB = timeText.split(separator: "\n").compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.last ?? -1
+        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return Measurement(seconds: seconds, peakBytes: peakKB * 1024, status: code, output: output)
     }
 }
 

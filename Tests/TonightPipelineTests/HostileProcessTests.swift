@@ -61,7 +61,9 @@ import TonightCore
     }
 }
 
-/// Spawns `tonight` and measures wall time and peak RSS with wait4.
+/// Spawns `tonight` under GNU time and measures wall time and peak RSS. (A child spawned
+/// straight from the test process would report the test process's own high-water mark:
+/// Linux carries the pre-exec mm's peak into the new image's rusage.)
 func measureTonight(_ arguments: [String]) throws -> (status: Int32, stderr: String, seconds: Double, peakBytes: Int64) {
     let exe = try tonightExecutable()
     let errFile = temporaryDirectory("tonight-stderr").appendingPathComponent("stderr.txt")
@@ -70,11 +72,12 @@ func measureTonight(_ arguments: [String]) throws -> (status: Int32, stderr: Str
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, errFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    let argv = ([exe.path] + arguments).map { strdup($0) } + [nil]
+    let timeFile = temporaryDirectory("tonight-time").appendingPathComponent("time.txt")
+    let argv = (["/usr/bin/time", "-f", "%M", "-o", timeFile.path, exe.path] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     let started = Date()
-    let rc = posix_spawn(&pid, exe.path, &actions, nil, argv, environ)
+    let rc = posix_spawn(&pid, "/usr/bin/time", &actions, nil, argv, environ)
     guard rc == 0 else { throw TonightError(.internal, "spawn failed: \(rc)") }
     var status: Int32 = 0
     var usage = rusage()
@@ -82,5 +85,7 @@ func measureTonight(_ arguments: [String]) throws -> (status: Int32, stderr: Str
     let seconds = Date().timeIntervalSince(started)
     let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     let err = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
-    return (code, err, seconds, Int64(usage.ru_maxrss) * 1024)
+    let peakKB = ((try? String(contentsOf: timeFile, encoding: .utf8)) ?? "").split(separator: "\n")
+        .compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.last ?? Int64.max / 2048
+    return (code, err, seconds, peakKB * 1024)
 }

@@ -2,15 +2,16 @@ import Foundation
 import Testing
 import TonightCore
 @testable import TonightPipeline
+import TonightGenerator
 
 @Suite struct StageRunnerTests {
     @Test func firstRunRunsThenReuses() throws {
         let work = temporaryDirectory()
         let first = try runner(inputs: tinyInputs, work: work).run()
         #expect(first.status == "completed")
-        #expect(first.stages.map(\.action) == ["run"])
+        #expect(first.stages.map(\.action) == ["run", "run"])
         let plan = try runner(inputs: tinyInputs, work: work).plan()
-        #expect(plan.map(\.action) == [.reuse])
+        #expect(plan.map(\.action) == [.reuse, .reuse])
         #expect(plan[0].reason.contains("matches the output of run \(first.runId)"))
         // A run that reuses still has a complete stage directory.
         let second = try runner(inputs: tinyInputs, work: work).run()
@@ -31,6 +32,8 @@ import TonightCore
         let plan = try runner(inputs: inputs, work: work).plan()
         #expect(plan[0].action == .run)
         #expect(plan[0].reason.contains("input feed changed"))
+        // Downstream of the feed: parse-affinity too (its upstream fingerprint changed).
+        #expect(plan[1].action == .run && plan[1].reason.contains("upstream parse-feed changed"))
     }
 
     @Test func changingASettingRecomputes() throws {
@@ -44,7 +47,11 @@ import TonightCore
         // A setting the stage does not read changes nothing.
         var other = TonightConfig()
         other.set("snapshot.retain", .int(3))
-        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan()[0].action == .reuse)
+        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan().map(\.action) == [.reuse, .reuse])
+        // A setting only parse-affinity reads recomputes only parse-affinity.
+        var aff = TonightConfig()
+        aff.set("affinity.maxRejectShare", .double(0.2))
+        #expect(try runner(inputs: tinyInputs, work: work, config: aff).plan().map(\.action) == [.reuse, .run])
     }
 
     @Test func forceRecomputes() throws {
@@ -103,5 +110,48 @@ import TonightCore
         let prom = try String(contentsOf: work.appendingPathComponent("metrics/tonight.prom"), encoding: .utf8)
         #expect(prom.contains("tonight_stage_rows{stage=\"parse-feed\",table=\"events\"} 12"))
         #expect(prom.contains("tonight_run_success 1"))
+    }
+}
+
+@Suite struct SelectionTests {
+    @Test func onlyAndFrom() throws {
+        let work = temporaryDirectory()
+        try runner(inputs: tinyInputs, work: work).run()
+        let only = try runner(inputs: tinyInputs, work: work) { $0.only = ["parse-affinity"]; $0.force = true }.plan()
+        #expect(only.map(\.action) == [.reuse, .run])
+        let from = try runner(inputs: tinyInputs, work: work) { $0.from = "parse-feed"; $0.force = true }.plan()
+        #expect(from.map(\.action) == [.run, .run])
+        // An unselected stage without an up-to-date output stops the plan.
+        var cfg = TonightConfig()
+        cfg.set("feed.camefrom", .string("zz"))
+        #expect(throws: TonightError.self) {
+            try runner(inputs: tinyInputs, work: work, config: cfg) { $0.only = ["parse-affinity"] }.plan()
+        }
+    }
+}
+
+/// The generated `small` set with faults, through the stages.
+@Suite struct GeneratedFaultsTests {
+    static let dir: URL = {
+        let d = temporaryDirectory("tonight-small-faults")
+        try! TonightGenerator.DatasetGenerator(scale: .small, seed: 5, withFaults: true).generate(into: d)
+        return d
+    }()
+
+    static func planted() throws -> [TonightGenerator.PlantedFault] {
+        try JSONDecoder().decode([TonightGenerator.PlantedFault].self,
+                                 from: Data(contentsOf: dir.appendingPathComponent("faults/faults.json")))
+    }
+
+    @Test func affinityFaultsAreRejectedWithTheirLines() throws {
+        let work = temporaryDirectory()
+        let r = try runner(inputs: Self.dir.appendingPathComponent("faults"), work: work).run()
+        let dir = RunStore(work: work).runDirectory(r.runId).appendingPathComponent("parse-affinity")
+        let rejects = try String(contentsOf: dir.appendingPathComponent("rejects.ndjson"), encoding: .utf8)
+            .split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let got = rejects.map { "\($0["reason"]!)@\($0["line"]!)" }.sorted()
+        let want = try Self.planted().filter { $0.file == "faults/affinity.txt" }.map { "\($0.reason)@\($0.line)" }.sorted()
+        #expect(got == want)
+        #expect(want.count == 2)
     }
 }

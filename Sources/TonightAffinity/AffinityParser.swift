@@ -1,0 +1,181 @@
+import Foundation
+import TonightCore
+
+/// What parse-affinity produces.
+package struct AffinityResult: Sendable {
+    /// Resolved edges, sorted by (source, target), duplicates reduced to their highest score.
+    package var edges: [AffinityEdge]
+    package var rejects: [AffinityReject]
+    /// Counted cases of affinity.md: `unknown-source`, `ambiguous-source`, `unknown-target`,
+    /// `name-mismatch`, `bad-score`, `bad-line`, `unterminated-block`, `self-recommendation`,
+    /// `duplicate-pair`.
+    package var counts: [String: Int]
+    /// Source names that matched no artist, in file order.
+    package var unknownSources: [String]
+    package var blocks: Int
+    package var recommendationLines: Int
+}
+
+/// Reads the artist affinity text file (affinity.md): blocks of `ID,Name,Score` lines under
+/// `Recommended artists for NAME`, each closed by `-----`; sources resolved by normalised
+/// name, targets by id.
+package struct AffinityParser {
+    /// The feed's artists: id → name.
+    let names: [Int64: String]
+    /// Normalised name → artist ids (several for homonyms).
+    let byKey: [String: [Int64]]
+    package var maxRejectShare = 0.05
+
+    package init(artists: [(id: Int64, name: String)]) {
+        var names: [Int64: String] = [:]
+        names.reserveCapacity(artists.count)
+        var byKey: [String: [Int64]] = [:]
+        byKey.reserveCapacity(artists.count)
+        for a in artists {
+            names[a.id] = a.name
+            byKey[TextNormalizer.nameKey(a.name), default: []].append(a.id)
+        }
+        self.names = names
+        self.byKey = byKey
+    }
+
+    static let header = Array("Recommended artists for ".utf8)
+
+    package func parse(_ url: URL) throws -> AffinityResult {
+        let data = try FileIO.read(url)
+        return try data.withUnsafeBytes { raw in
+            try parse(raw.bindMemory(to: UInt8.self), path: url.path)
+        }
+    }
+
+    package func parse(_ all: UnsafeBufferPointer<UInt8>, path: String) throws -> AffinityResult {
+        var counts: [String: Int] = [:]
+        var rejects: [AffinityReject] = []
+        var unknownSources: [String] = []
+        var best: [Int64: [Int64: Double]] = [:]  // source → target → score
+        var blocks = 0
+        var lines = 0
+        var sources: [Int64]? = nil  // nil: outside a block; []: a block whose source is unknown
+        var lineNo = 0
+        var start = 0
+        // A UTF-8 byte order mark.
+        if all.count >= 3, all[0] == 0xEF, all[1] == 0xBB, all[2] == 0xBF { start = 3 }
+        func reject(_ reason: String, _ detail: String) {
+            counts[reason, default: 0] += 1
+            rejects.append(AffinityReject(line: lineNo, reason: reason, detail: detail))
+        }
+        while start < all.count {
+            var end = start
+            while end < all.count && all[end] != 0x0A { end += 1 }
+            lineNo += 1
+            var lo = start
+            var hi = end
+            start = end + 1
+            while hi > lo, all[hi - 1] == 0x0D || all[hi - 1] == 0x20 || all[hi - 1] == 0x09 { hi -= 1 }
+            while lo < hi, all[lo] == 0x20 || all[lo] == 0x09 { lo += 1 }
+            if lo == hi { continue }  // blank line
+            let line = UnsafeBufferPointer(rebasing: all[lo..<hi])
+            if line.count == 5 && line.allSatisfy({ $0 == UInt8(ascii: "-") }) {
+                if sources == nil { reject("bad-line", "terminator outside a block") }
+                sources = nil
+                continue
+            }
+            if line.starts(with: Self.header) {
+                if sources != nil { counts["unterminated-block", default: 0] += 1 }
+                blocks += 1
+                let name = String(decoding: line[Self.header.count...], as: UTF8.self)
+                let ids = byKey[TextNormalizer.nameKey(name)] ?? []
+                if ids.isEmpty {
+                    counts["unknown-source", default: 0] += 1
+                    unknownSources.append(name.trimmingCharacters(in: .whitespaces))
+                } else if ids.count > 1 {
+                    counts["ambiguous-source", default: 0] += 1
+                }
+                sources = ids
+                continue
+            }
+            guard let blockSources = sources else {
+                reject("bad-line", "line outside a block (no 'Recommended artists for' header before it)")
+                continue
+            }
+            lines += 1
+            // ID,Name,Score: the id is the first field, the score the last, the name between.
+            guard let first = line.firstIndex(of: UInt8(ascii: ",")), let last = line.lastIndex(of: UInt8(ascii: ",")),
+                first < last
+            else {
+                reject("bad-line", "expected ID,Name,Score")
+                continue
+            }
+            guard let target = Self.parseID(UnsafeBufferPointer(rebasing: line[..<first])) else {
+                reject("bad-line", "'\(String(decoding: line[..<first], as: UTF8.self))' is not an artist id")
+                continue
+            }
+            let scoreText = String(decoding: line[(last + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            guard let score = Double(scoreText), score.isFinite, score >= 0, score <= 1 else {
+                reject("bad-score", "score '\(scoreText)' is not a number in [0, 1]")
+                continue
+            }
+            if blockSources.isEmpty { continue }  // unknown source: the block is skipped
+            guard let feedName = names[target] else {
+                counts["unknown-target", default: 0] += 1
+                continue
+            }
+            let lineName = UnsafeBufferPointer(rebasing: line[(first + 1)..<last])
+            if !feedName.utf8.elementsEqual(lineName),
+                TextNormalizer.nameKey(feedName) != TextNormalizer.nameKey(String(decoding: lineName, as: UTF8.self))
+            {
+                counts["name-mismatch", default: 0] += 1
+            }
+            for source in blockSources {
+                if source == target {
+                    counts["self-recommendation", default: 0] += 1
+                    continue
+                }
+                if let old = best[source]?[target] {
+                    counts["duplicate-pair", default: 0] += 1
+                    if score > old { best[source]![target] = score }
+                } else {
+                    best[source, default: [:]][target] = score
+                }
+            }
+        }
+        if sources != nil { counts["unterminated-block", default: 0] += 1 }
+
+        let rejected = (counts["bad-score"] ?? 0) + (counts["bad-line"] ?? 0)
+        if Double(rejected) > maxRejectShare * Double(max(lines, 1)) && rejected > 0 {
+            throw TonightError(
+                .invalidInput,
+                "\(rejected) of \(lines) recommendation lines rejected, more than \(Int(maxRejectShare * 100)) %",
+                file: path, line: rejects.first?.line, hint: "see the rejects file; is this the affinity feed?")
+        }
+        var edges: [AffinityEdge] = []
+        edges.reserveCapacity(best.values.reduce(0) { $0 + $1.count })
+        for (s, targets) in best {
+            for (t, score) in targets { edges.append(AffinityEdge(source: s, target: t, score: score)) }
+        }
+        edges.sort { ($0.source, $0.target) < ($1.source, $1.target) }
+        if edges.isEmpty {
+            throw TonightError(
+                .invalidInput, "no affinity edge resolves to the feed's artists (\(blocks) blocks read)", file: path,
+                hint: "check that the affinity file and the feed are from the same delivery")
+        }
+        return AffinityResult(
+            edges: edges, rejects: rejects, counts: counts, unknownSources: unknownSources, blocks: blocks,
+            recommendationLines: lines)
+    }
+
+    static func parseID(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var lo = 0
+        var hi = b.count
+        while lo < hi, b[lo] == 0x20 { lo += 1 }
+        while hi > lo, b[hi - 1] == 0x20 { hi -= 1 }
+        guard hi > lo, hi - lo <= 18 else { return nil }
+        var v: Int64 = 0
+        for i in lo..<hi {
+            let d = b[i] &- 48
+            guard d < 10 else { return nil }
+            v = v * 10 + Int64(d)
+        }
+        return v
+    }
+}

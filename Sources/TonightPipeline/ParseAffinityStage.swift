@@ -1,0 +1,66 @@
+import Foundation
+import TonightAffinity
+import TonightCore
+import TonightFeed
+
+/// `parse-affinity`: the affinity text file to the `edges` table, sources resolved by name
+/// against parse-feed's artists, targets by id.
+package struct ParseAffinityStage: Stage {
+    package init() {}
+
+    package let name = "parse-affinity"
+    package let summary = "read the artist affinity file and resolve it to feed artist ids"
+    package let inputs: [StageInput] = [
+        .file(role: "affinity", candidates: ["affinity.txt"], optional: false), .stage("parse-feed"),
+    ]
+    package let configKeys = ["affinity.maxRejectShare"]
+    package let implementationVersion = 1
+    package let tables = ["edges", "rejects"]
+
+    package func run(_ context: StageContext) throws -> StageOutcome {
+        let feedDir = context.upstream["parse-feed"]!
+        let artists = try BinaryTable.read(FeedArtist.self, table: "artists", from: feedDir.appendingPathComponent("artists.bin"))
+        var parser = AffinityParser(artists: artists.map { ($0.id, $0.name) })
+        parser.maxRejectShare = context.config.double("affinity.maxRejectShare")
+        let result = try parser.parse(context.files["affinity"]!)
+        let out = context.outputDirectory
+        try BinaryTable.write(result.edges, table: "edges", to: out.appendingPathComponent("edges.bin"))
+        var w = JSONWriter(capacity: 1 << 12)
+        for r in result.rejects {
+            r.writeJSON(to: &w)
+            w.newline()
+        }
+        try FileIO.write(w.bytes, to: out.appendingPathComponent("rejects.ndjson"))
+        try FileIO.write(result.unknownSources.map { $0 + "\n" }.joined(), to: out.appendingPathComponent("unknown-sources.txt"))
+        var outcome = StageOutcome()
+        outcome.rows = ["edges": result.edges.count, "blocks": result.blocks, "lines": result.recommendationLines]
+        for (k, v) in result.counts {
+            if k == "bad-score" || k == "bad-line" { outcome.rejects[k] = v } else { outcome.warnings[k] = v }
+        }
+        if !result.unknownSources.isEmpty {
+            outcome.details["unknownSources"] = result.unknownSources.prefix(50).joined(separator: "; ")
+                + (result.unknownSources.count > 50 ? " … (\(result.unknownSources.count) in unknown-sources.txt)" : "")
+        }
+        return outcome
+    }
+
+    package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
+        switch table {
+        case "edges":
+            var w = JSONWriter(capacity: 1 << 16)
+            for e in try BinaryTable.read(AffinityEdge.self, table: "edges", from: dir.appendingPathComponent("edges.bin")) {
+                e.writeJSON(to: &w)
+                w.newline()
+                if w.bytes.count > 1 << 16 {
+                    try sink(w.bytes[...])
+                    w.bytes.removeAll(keepingCapacity: true)
+                }
+            }
+            try sink(w.bytes[...])
+        case "rejects":
+            try sink(Array(try FileIO.read(dir.appendingPathComponent("rejects.ndjson")))[...])
+        default:
+            throw TonightError(.usage, "stage \(name) has no table '\(table)'", hint: "tables: \(tables.joined(separator: ", "))")
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import TonightCore
+@testable import TonightAffinity
+
+/// affinity.md, case by case.
+@Suite struct AffinityParserTests {
+    static let artists: [(id: Int64, name: String)] = [
+        (1, "Battle At the Boat"), (859485, "Showtime Boxing"), (900333, "Guns N Hoses Charity Boxing Event"),
+        (1333908, "MMA – Mixed Martial Arts"), (821673, "Monster Energy AMA Supercross"),
+        (5, "Crosby, Stills & Nash"), (6, "Twin"), (7, "twin"), (8, "Beyoncé"),
+    ]
+
+    func parse(_ text: String, maxShare: Double = 0.05) throws -> AffinityResult {
+        var p = AffinityParser(artists: Self.artists)
+        p.maxRejectShare = maxShare
+        let bytes = Array(text.utf8)
+        return try bytes.withUnsafeBufferPointer { try p.parse($0, path: "affinity.txt") }
+    }
+
+    @Test func theRealBlock() throws {
+        let r = try parse("""
+            Recommended artists for Battle At the Boat
+            859485,Showtime Boxing,0.1032054610951779
+            900333,Guns N Hoses Charity Boxing Event,0.06409555004458115
+            1333908,MMA – Mixed Martial Arts,0.03774779597971178
+            821673,Monster Energy AMA Supercross,0.004154266363630538
+            -----
+
+            """)
+        #expect(r.edges == [
+            AffinityEdge(source: 1, target: 821673, score: 0.004154266363630538),
+            AffinityEdge(source: 1, target: 859485, score: 0.1032054610951779),
+            AffinityEdge(source: 1, target: 900333, score: 0.06409555004458115),
+            AffinityEdge(source: 1, target: 1333908, score: 0.03774779597971178),
+        ])
+        #expect(r.counts.isEmpty)
+        #expect(r.blocks == 1)
+    }
+
+    @Test func namesWithCommasCRLFAndBOM() throws {
+        let text = "\u{FEFF}Recommended artists for  crosby,  STILLS & nash \r\n5,Crosby, Stills & Nash,0.5\r\n1,Battle At the Boat,0.25  \r\n\r\n-----\r\n"
+        let r = try parse(text)
+        #expect(r.edges == [AffinityEdge(source: 5, target: 1, score: 0.25)])
+        #expect(r.counts["self-recommendation"] == 1)
+        #expect(r.counts["unknown-source"] == nil)
+    }
+
+    @Test func unterminatedLastBlockIsStillRead() throws {
+        let r = try parse("Recommended artists for Showtime Boxing\n1,Battle At the Boat,0.3\n")
+        #expect(r.edges == [AffinityEdge(source: 859485, target: 1, score: 0.3)])
+        #expect(r.counts["unterminated-block"] == 1)
+    }
+
+    @Test func badScoreAndShortLineAreRejectedWithTheirLines() throws {
+        let r = try parse("""
+            Recommended artists for Showtime Boxing
+            1,Battle At the Boat,1.7
+            900333,Guns N Hoses
+            x12,Name,0.1
+            900333,Guns N Hoses Charity Boxing Event,0.2
+            -----
+            """, maxShare: 1)
+        #expect(r.rejects.map(\.line) == [2, 3, 4])
+        #expect(r.rejects.map(\.reason) == ["bad-score", "bad-line", "bad-line"])
+        #expect(r.edges == [AffinityEdge(source: 859485, target: 900333, score: 0.2)])
+    }
+
+    @Test func rejectShareFailsTheStage() throws {
+        #expect(throws: TonightError.self) {
+            try parse("Recommended artists for Showtime Boxing\n1,Battle At the Boat,2\n900333,X,0.1\n-----\n")
+        }
+    }
+
+    @Test func unknownAndAmbiguousSourcesUnknownTargetsMismatchesDuplicates() throws {
+        let r = try parse("""
+            Recommended artists for Nobody Here
+            1,Battle At the Boat,0.2
+            -----
+            Recommended artists for TWIN
+            1,Battle At the Boat,0.2
+            1,battle at  the boat,0.4
+            424242,Gone,0.1
+            859485,Showtime Boxing Inc,0.05
+            -----
+            Recommended artists for Beyonce\u{301}
+            1,Battle At the Boat,0.3
+            -----
+            """)
+        #expect(r.unknownSources == ["Nobody Here"])
+        #expect(r.counts["unknown-source"] == 1)
+        #expect(r.counts["ambiguous-source"] == 1)
+        #expect(r.counts["unknown-target"] == 1)
+        #expect(r.counts["name-mismatch"] == 1)  // case and spacing differences do not count
+        #expect(r.counts["duplicate-pair"] == 2)
+        // The ambiguous block applies to both homonyms, the highest duplicate score wins;
+        // NFKC folding resolves the decomposed "Beyoncé".
+        #expect(r.edges.contains(AffinityEdge(source: 6, target: 1, score: 0.4)))
+        #expect(r.edges.contains(AffinityEdge(source: 7, target: 1, score: 0.4)))
+        #expect(r.edges.contains(AffinityEdge(source: 8, target: 1, score: 0.3)))
+        #expect(r.edges.count == 5)
+    }
+
+    @Test func noEdgeAtAllFails() throws {
+        #expect(throws: TonightError.self) {
+            try parse("Recommended artists for Nobody\n1,Battle At the Boat,0.2\n-----\n")
+        }
+    }
+
+    @Test func nameKeyFastPathAgreesWithFoundation() {
+        for name in ["  The  Black   Keys ", "AC/DC", "Guns N' Roses", "MMA – Mixed Martial Arts", "ÉLAN Vital", "Ｆｕｌｌ"] {
+            let slow = name.precomposedStringWithCompatibilityMapping.folding(options: [.caseInsensitive], locale: nil)
+                .split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+            #expect(TextNormalizer.nameKey(name) == slow, "\(name)")
+        }
+    }
+}
