@@ -52,7 +52,8 @@ package struct AffinityParser {
         var counts: [String: Int] = [:]
         var rejects: [AffinityReject] = []
         var unknownSources: [String] = []
-        var best: [Int64: [Int64: Double]] = [:]  // source → target → score
+        var raw: [AffinityEdge] = []  // every resolved (source, target, score), duplicates included
+        raw.reserveCapacity(all.count / 40)
         var blocks = 0
         var lines = 0
         var sources: [Int64]? = nil  // nil: outside a block; []: a block whose source is unknown
@@ -110,7 +111,11 @@ package struct AffinityParser {
                 reject("bad-line", "'\(String(decoding: line[..<first], as: UTF8.self))' is not an artist id")
                 continue
             }
-            let scoreText = String(decoding: line[(last + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            var sLo = last + 1
+            var sHi = line.count
+            while sLo < sHi, line[sLo] == 0x20 { sLo += 1 }
+            while sHi > sLo, line[sHi - 1] == 0x20 { sHi -= 1 }
+            let scoreText = String(decoding: line[sLo..<sHi], as: UTF8.self)
             guard let score = Double(scoreText), score.isFinite, score >= 0, score <= 1 else {
                 reject("bad-score", "score '\(scoreText)' is not a number in [0, 1]")
                 continue
@@ -131,12 +136,7 @@ package struct AffinityParser {
                     counts["self-recommendation", default: 0] += 1
                     continue
                 }
-                if let old = best[source]?[target] {
-                    counts["duplicate-pair", default: 0] += 1
-                    if score > old { best[source]![target] = score }
-                } else {
-                    best[source, default: [:]][target] = score
-                }
+                raw.append(AffinityEdge(source: source, target: target, score: score))
             }
         }
         if sources != nil { counts["unterminated-block", default: 0] += 1 }
@@ -148,12 +148,17 @@ package struct AffinityParser {
                 "\(rejected) of \(lines) recommendation lines rejected, more than \(Int(maxRejectShare * 100)) %",
                 file: path, line: rejects.first?.line, hint: "see the rejects file; is this the affinity feed?")
         }
+        // Sorted by (source, target, score descending): the first of each pair is the best.
+        raw.sort { ($0.source, $0.target, $1.score) < ($1.source, $1.target, $0.score) }
         var edges: [AffinityEdge] = []
-        edges.reserveCapacity(best.values.reduce(0) { $0 + $1.count })
-        for (s, targets) in best {
-            for (t, score) in targets { edges.append(AffinityEdge(source: s, target: t, score: score)) }
+        edges.reserveCapacity(raw.count)
+        for e in raw {
+            if let last = edges.last, last.source == e.source, last.target == e.target {
+                counts["duplicate-pair", default: 0] += 1
+                continue
+            }
+            edges.append(e)
         }
-        edges.sort { ($0.source, $0.target) < ($1.source, $1.target) }
         if edges.isEmpty {
             throw TonightError(
                 .invalidInput, "no affinity edge resolves to the feed's artists (\(blocks) blocks read)", file: path,

@@ -74,6 +74,16 @@ package struct BinaryReader {
         return s
     }
 
+    package mutating func skipString() throws {
+        let n = Int(try readUInt64())
+        guard n >= 0, offset + n <= base.count else { throw corrupt("string past end") }
+        offset += n
+    }
+
+    package mutating func skipOptionalString() throws {
+        if try readBool() { try skipString() }
+    }
+
     package mutating func readOptionalString() throws -> String? {
         try readBool() ? try readString() : nil
     }

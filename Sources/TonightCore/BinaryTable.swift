@@ -37,8 +37,15 @@ package enum BinaryTable {
 
     /// Reads a table written by `write`, checking its name, schema version and row count.
     package static func read<R: BinaryRecord>(_ type: R.Type, table: String, from url: URL) throws -> [R] {
+        try read(type, table: table, from: url) { try R(from: &$0) }
+    }
+
+    /// Reads rows with a custom decoder (e.g. only the columns a stage needs).
+    package static func read<R: BinaryRecord, T>(
+        _ type: R.Type, table: String, from url: URL, row decode: (inout BinaryReader) throws -> T
+    ) throws -> [T] {
         let data = try FileIO.read(url)
-        return try data.withUnsafeBytes { raw -> [R] in
+        return try data.withUnsafeBytes { raw -> [T] in
             var r = BinaryReader(raw, name: url.path)
             for b in magic where try r.readByte() != b {
                 throw TonightError(.invalidInput, "not a Tonight binary table", file: url.path)
@@ -54,9 +61,9 @@ package enum BinaryTable {
                     file: url.path, hint: "re-run the stage with --force")
             }
             let count = Int(try r.readUInt64())
-            var rows = [R]()
+            var rows = [T]()
             rows.reserveCapacity(min(count, raw.count))
-            for _ in 0..<count { rows.append(try R(from: &r)) }
+            for _ in 0..<count { rows.append(try decode(&r)) }
             guard r.isAtEnd else {
                 throw TonightError(.invalidInput, "trailing bytes after \(count) rows", file: url.path)
             }

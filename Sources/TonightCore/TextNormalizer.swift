@@ -75,22 +75,52 @@ package enum TextNormalizer {
         return out
     }
 
-    /// nil when the name is not pure ASCII.
+    /// The key without Foundation for names made of ASCII, precomposed Latin-1 letters and
+    /// the common dashes and quotes, for which NFKC is the identity and case folding is a
+    /// fixed offset; nil for anything else (the caller takes the general path).
     static func asciiNameKey(_ b: UnsafeBufferPointer<UInt8>) -> String? {
         var out = [UInt8]()
         out.reserveCapacity(b.count)
         var pendingSpace = false
-        for c in b {
-            if c >= 0x80 { return nil }
-            if c == 0x20 || (c >= 0x09 && c <= 0x0d) {
-                pendingSpace = !out.isEmpty
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c < 0x80 {
+                i += 1
+                if c == 0x20 || (c >= 0x09 && c <= 0x0d) {
+                    pendingSpace = !out.isEmpty
+                    continue
+                }
+                if pendingSpace {
+                    out.append(0x20)
+                    pendingSpace = false
+                }
+                out.append(c >= 0x41 && c <= 0x5a ? c | 0x20 : c)
                 continue
             }
             if pendingSpace {
                 out.append(0x20)
                 pendingSpace = false
             }
-            out.append(c >= 0x41 && c <= 0x5a ? c | 0x20 : c)
+            if c == 0xC3, i + 1 < b.count {
+                // U+00C0–U+00FF: upper-case letters fold to lower case by +0x20, but for
+                // U+00D7 (×), U+00DF (ß folds to "ss") and U+00F7 (÷).
+                let d = b[i + 1]
+                guard d >= 0x80, d <= 0xBF, d != 0x97, d != 0x9F, d != 0xB7 else { return nil }
+                out.append(0xC3)
+                out.append(d < 0xA0 ? d + 0x20 : d)
+                i += 2
+                continue
+            }
+            if c == 0xE2, i + 2 < b.count, b[i + 1] == 0x80 {
+                // – — ‘ ’ “ ” are NFKC-stable and caseless.
+                let e = b[i + 2]
+                guard e == 0x93 || e == 0x94 || e == 0x98 || e == 0x99 || e == 0x9C || e == 0x9D else { return nil }
+                out.append(contentsOf: [0xE2, 0x80, e])
+                i += 3
+                continue
+            }
+            return nil
         }
         return String(decoding: out, as: UTF8.self)
     }

@@ -19,6 +19,19 @@ extension FeedArtist: BinaryRecord {
     }
 }
 
+extension FeedArtist {
+    /// Only the id and name of an artists-table row (what name resolution needs).
+    package static func readIDAndName(_ r: inout BinaryReader) throws -> (id: Int64, name: String) {
+        let id = try r.readInt64()
+        let name = try r.readString()
+        _ = try r.readOptionalInt64()
+        try r.skipOptionalString()
+        try r.skipOptionalString()
+        _ = try r.readInt()
+        return (id, name)
+    }
+}
+
 extension FeedCategory: BinaryRecord {
     package static var schemaVersion: Int { 1 }
 

@@ -19,8 +19,10 @@ package struct ParseAffinityStage: Stage {
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         let feedDir = context.upstream["parse-feed"]!
-        let artists = try BinaryTable.read(FeedArtist.self, table: "artists", from: feedDir.appendingPathComponent("artists.bin"))
-        var parser = AffinityParser(artists: artists.map { ($0.id, $0.name) })
+        let artists = try BinaryTable.read(
+            FeedArtist.self, table: "artists", from: feedDir.appendingPathComponent("artists.bin"),
+            row: FeedArtist.readIDAndName)
+        var parser = AffinityParser(artists: artists)
         parser.maxRejectShare = context.config.double("affinity.maxRejectShare")
         let result = try parser.parse(context.files["affinity"]!)
         let out = context.outputDirectory

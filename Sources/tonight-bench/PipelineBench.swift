@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import TonightCore
+import TonightGenerator
+import TonightPipeline
+
+/// Every stage on a data set, several times: per-stage medians from the runs' stage.json
+/// records, checked against the goals of the issues.
+struct PipelineBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pipeline", abstract: "Time every stage of `tonight run --force` on a data set (medians).")
+
+    @Option(help: "Data directory (generated if missing).") var data: String = "bench-data/full"
+    @Option(help: "Scale to generate when the data directory is empty.") var scale: String = "full"
+    @Option(help: "Runs (the median is reported).") var runs: Int = 5
+
+    /// Goals (seconds) of the issues, by stage.
+    static let goals: [String: Double] = ["parse-affinity": 0.3]
+
+    func run() throws {
+        let dir = URL(fileURLWithPath: data)
+        if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("feed.xml").path) {
+            guard let s = GeneratorScale.named(scale) else { throw ValidationError("unknown scale \(scale)") }
+            print("generating \(scale) into \(dir.path) …")
+            try DatasetGenerator(scale: s, seed: 1).generate(into: dir)
+        }
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let tonight = me.deletingLastPathComponent().appendingPathComponent("tonight").path
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-work-\(getpid())")
+        defer { try? FileIO.removeItem(work) }
+        var durations: [String: [Double]] = [:]
+        var peaks: [Double] = []
+        var rows: [String: [String: Int]] = [:]
+        var order: [String] = []
+        for i in 0..<runs {
+            let m = try ChildProcess.run([tonight, "run", "--force", "--inputs", dir.path, "--work", work.path, "--log-format", "json"])
+            guard m.status == 0 else { throw ValidationError("tonight run failed with status \(m.status)") }
+            peaks.append(Double(m.peakBytes))
+            let store = RunStore(work: work)
+            guard let id = store.runIDs().first else { throw ValidationError("no run recorded") }
+            let record = try RunRecord.read(store.runDirectory(id).appendingPathComponent("run.json"))
+            order = record.stages.map(\.stage)
+            for s in record.stages {
+                if let r = store.record(run: id, stage: s.stage) {
+                    durations[s.stage, default: []].append(r.durationSeconds)
+                    rows[s.stage] = r.rows
+                }
+            }
+            FileHandle.standardError.write(Data("  run \(i + 1)/\(runs) done\n".utf8))
+        }
+        print("pipeline benchmark on \(dir.path): \(runs) runs of `tonight run --force`, medians")
+        print("stage".padding(toLength: 18, withPad: " ", startingAt: 0) + "median s   min s   max s   goal    rows")
+        for stage in order {
+            let d = durations[stage] ?? []
+            let goal = Self.goals[stage].map { String(format: "< %.2f", $0) } ?? "      "
+            let r = (rows[stage] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            print(stage.padding(toLength: 18, withPad: " ", startingAt: 0)
+                  + String(format: "%8.3f %7.3f %7.3f  ", median(d), d.min() ?? 0, d.max() ?? 0) + goal + "  " + r)
+        }
+        print(String(format: "whole run peak memory (median): %.0f MB", median(peaks) / 1_048_576))
+    }
+}
