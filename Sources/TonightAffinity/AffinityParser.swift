@@ -20,23 +20,97 @@ package struct AffinityResult: Sendable {
 /// `Recommended artists for NAME`, each closed by `-----`; sources resolved by normalised
 /// name, targets by id.
 package struct AffinityParser {
-    /// The feed's artists: id → name.
-    let names: [Int64: String]
-    /// Normalised name → artist ids (several for homonyms).
-    let byKey: [String: [Int64]]
+    /// The feed's artists: ids, and their names as one byte arena (`nameStart[i]..<nameStart[i+1]`),
+    /// so that checking a line's name against the feed's is a memcmp, not String work.
+    let ids: [Int64]
+    let index: [Int64: Int32]
+    let nameBytes: [UInt8]
+    let nameStart: [Int32]
+    /// Normalised-name index without Strings: the FNV-1a hash of a key's bytes → the first
+    /// artist with that hash; `next` chains the others (homonyms and hash collisions, told
+    /// apart by comparing the key bytes kept in `keyBytes`).
+    let byKeyHash: [UInt64: Int32]
+    let next: [Int32]
+    let keyBytes: [UInt8]
+    let keyStart: [Int32]
     package var maxRejectShare = 0.05
 
+    @inline(__always) static func fnv1a(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in b { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
+        return h
+    }
+
     package init(artists: [(id: Int64, name: String)]) {
-        var names: [Int64: String] = [:]
-        names.reserveCapacity(artists.count)
-        var byKey: [String: [Int64]] = [:]
-        byKey.reserveCapacity(artists.count)
-        for a in artists {
-            names[a.id] = a.name
-            byKey[TextNormalizer.nameKey(a.name), default: []].append(a.id)
+        ids = artists.map(\.id)
+        var index: [Int64: Int32] = [:]
+        index.reserveCapacity(artists.count)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(artists.count * 24)
+        var starts: [Int32] = [0]
+        starts.reserveCapacity(artists.count + 1)
+        var keys: [UInt8] = []
+        keys.reserveCapacity(artists.count * 24)
+        var keyStarts: [Int32] = [0]
+        keyStarts.reserveCapacity(artists.count + 1)
+        for (i, a) in artists.enumerated() {
+            index[a.id] = Int32(i)
+            var name = a.name
+            name.withUTF8 { bytes.append(contentsOf: $0) }
+            starts.append(Int32(bytes.count))
+            TextNormalizer.appendNameKey(a.name, to: &keys)
+            keyStarts.append(Int32(keys.count))
         }
-        self.names = names
-        self.byKey = byKey
+        var byKeyHash: [UInt64: Int32] = [:]
+        byKeyHash.reserveCapacity(artists.count)
+        var next = [Int32](repeating: -1, count: artists.count)
+        keys.withUnsafeBufferPointer { kb in
+            for i in stride(from: artists.count - 1, through: 0, by: -1) {
+                let h = Self.fnv1a(UnsafeBufferPointer(rebasing: kb[Int(keyStarts[i])..<Int(keyStarts[i + 1])]))
+                if let first = byKeyHash.updateValue(Int32(i), forKey: h) { next[i] = first }
+            }
+        }
+        self.index = index
+        nameBytes = bytes
+        nameStart = starts
+        self.byKeyHash = byKeyHash
+        self.next = next
+        keyBytes = keys
+        keyStart = keyStarts
+    }
+
+    /// The artist ids whose normalised name equals the key of `name`, in feed order.
+    func artists(named name: String) -> [Int64] {
+        var key: [UInt8] = []
+        TextNormalizer.appendNameKey(name, to: &key)
+        return key.withUnsafeBufferPointer { k in
+            guard var i = byKeyHash[Self.fnv1a(k)] else { return [] }
+            var out: [Int64] = []
+            keyBytes.withUnsafeBufferPointer { kb in
+                while i >= 0 {
+                    let lo = Int(keyStart[Int(i)])
+                    let hi = Int(keyStart[Int(i) + 1])
+                    if hi - lo == k.count && (k.count == 0 || memcmp(kb.baseAddress! + lo, k.baseAddress!, k.count) == 0) {
+                        out.append(ids[Int(i)])
+                    }
+                    i = next[Int(i)]
+                }
+            }
+            return out
+        }
+    }
+
+    /// Whether the feed's name of artist `i` is exactly these bytes.
+    @inline(__always)
+    func nameEquals(_ i: Int, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let lo = Int(nameStart[i])
+        let hi = Int(nameStart[i + 1])
+        guard hi - lo == b.count else { return false }
+        return nameBytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + lo, b.baseAddress!, b.count) == 0 }
+    }
+
+    func name(at i: Int) -> String {
+        String(decoding: nameBytes[Int(nameStart[i])..<Int(nameStart[i + 1])], as: UTF8.self)
     }
 
     static let header = Array("Recommended artists for ".utf8)
@@ -85,7 +159,7 @@ package struct AffinityParser {
                 if sources != nil { counts["unterminated-block", default: 0] += 1 }
                 blocks += 1
                 let name = String(decoding: line[Self.header.count...], as: UTF8.self)
-                let ids = byKey[TextNormalizer.nameKey(name)] ?? []
+                let ids = artists(named: name)
                 if ids.isEmpty {
                     counts["unknown-source", default: 0] += 1
                     unknownSources.append(name.trimmingCharacters(in: .whitespaces))
@@ -121,13 +195,14 @@ package struct AffinityParser {
                 continue
             }
             if blockSources.isEmpty { continue }  // unknown source: the block is skipped
-            guard let feedName = names[target] else {
+            guard let targetIndex = index[target] else {
                 counts["unknown-target", default: 0] += 1
                 continue
             }
             let lineName = UnsafeBufferPointer(rebasing: line[(first + 1)..<last])
-            if !feedName.utf8.elementsEqual(lineName),
-                TextNormalizer.nameKey(feedName) != TextNormalizer.nameKey(String(decoding: lineName, as: UTF8.self))
+            if !nameEquals(Int(targetIndex), lineName),
+                TextNormalizer.nameKey(name(at: Int(targetIndex)))
+                    != TextNormalizer.nameKey(String(decoding: lineName, as: UTF8.self))
             {
                 counts["name-mismatch", default: 0] += 1
             }

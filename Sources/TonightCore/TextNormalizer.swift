@@ -81,6 +81,22 @@ package enum TextNormalizer {
     static func asciiNameKey(_ b: UnsafeBufferPointer<UInt8>) -> String? {
         var out = [UInt8]()
         out.reserveCapacity(b.count)
+        guard appendFastNameKey(b, to: &out) else { return nil }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the name key's UTF-8 bytes to `out` (no String is made on the fast path).
+    package static func appendNameKey(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        let mark = out.count
+        if s.withUTF8({ appendFastNameKey($0, to: &out) }) { return }
+        out.removeLast(out.count - mark)
+        out.append(contentsOf: nameKey(s).utf8)
+    }
+
+    /// The fast path of `nameKey` on bytes; false (with partial output) when it does not apply.
+    static func appendFastNameKey(_ b: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
+        let base = out.count
         var pendingSpace = false
         var i = 0
         while i < b.count {
@@ -88,7 +104,7 @@ package enum TextNormalizer {
             if c < 0x80 {
                 i += 1
                 if c == 0x20 || (c >= 0x09 && c <= 0x0d) {
-                    pendingSpace = !out.isEmpty
+                    pendingSpace = out.count > base
                     continue
                 }
                 if pendingSpace {
@@ -106,7 +122,7 @@ package enum TextNormalizer {
                 // U+00C0–U+00FF: upper-case letters fold to lower case by +0x20, but for
                 // U+00D7 (×), U+00DF (ß folds to "ss") and U+00F7 (÷).
                 let d = b[i + 1]
-                guard d >= 0x80, d <= 0xBF, d != 0x97, d != 0x9F, d != 0xB7 else { return nil }
+                guard d >= 0x80, d <= 0xBF, d != 0x97, d != 0x9F, d != 0xB7 else { return false }
                 out.append(0xC3)
                 out.append(d < 0xA0 ? d + 0x20 : d)
                 i += 2
@@ -115,13 +131,13 @@ package enum TextNormalizer {
             if c == 0xE2, i + 2 < b.count, b[i + 1] == 0x80 {
                 // – — ‘ ’ “ ” are NFKC-stable and caseless.
                 let e = b[i + 2]
-                guard e == 0x93 || e == 0x94 || e == 0x98 || e == 0x99 || e == 0x9C || e == 0x9D else { return nil }
+                guard e == 0x93 || e == 0x94 || e == 0x98 || e == 0x99 || e == 0x9C || e == 0x9D else { return false }
                 out.append(contentsOf: [0xE2, 0x80, e])
                 i += 3
                 continue
             }
-            return nil
+            return false
         }
-        return String(decoding: out, as: UTF8.self)
+        return true
     }
 }

@@ -19,12 +19,20 @@ package struct ParseAffinityStage: Stage {
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         let feedDir = context.upstream["parse-feed"]!
+        let t0 = Date()
         let artists = try BinaryTable.read(
             FeedArtist.self, table: "artists", from: feedDir.appendingPathComponent("artists.bin"),
             row: FeedArtist.readIDAndName)
+        let t1 = Date()
         var parser = AffinityParser(artists: artists)
+        let t2 = Date()
         parser.maxRejectShare = context.config.double("affinity.maxRejectShare")
         let result = try parser.parse(context.files["affinity"]!)
+        let t3 = Date()
+        context.logger.debug("parse-affinity phases", metadata: ["read": "\(t1.timeIntervalSince(t0))", "index": "\(t2.timeIntervalSince(t1))", "parse": "\(t3.timeIntervalSince(t2))"])
+        if ProcessInfo.processInfo.environment["TONIGHT_TRACE"] != nil {
+            FileHandle.standardError.write(Data("parse-affinity trace: read \(t1.timeIntervalSince(t0)) index \(t2.timeIntervalSince(t1)) parse \(t3.timeIntervalSince(t2))\n".utf8))
+        }
         let out = context.outputDirectory
         try BinaryTable.write(result.edges, table: "edges", to: out.appendingPathComponent("edges.bin"))
         var w = JSONWriter(capacity: 1 << 12)

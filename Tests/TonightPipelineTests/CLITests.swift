@@ -67,3 +67,27 @@ import TonightCore
         #expect(show.stdout.contains("\"fingerprint\""))
     }
 }
+
+/// The real 2012 excerpt through the CLI, as an engineer would look at it.
+@Suite struct RealExcerptCLITests {
+    @Test func dumpShowsEveryFieldOfTheLinkedExcerpt() throws {
+        let inputs = temporaryDirectory("tonight-real").appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        let excerpt = packageRoot.appendingPathComponent("Tests/TonightFeedTests/Resources/feed_sample_2012_linked.xml")
+        try FileManager.default.copyItem(at: excerpt, to: inputs.appendingPathComponent("feed.xml"))
+        let work = temporaryDirectory()
+        let run = try runTonight(["run", "--only", "parse-feed", "--inputs", inputs.path, "--work", work.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = try runTonight(["runs", "dump", "--work", work.path, "parse-feed", "events"]).stdout
+        #expect(events.contains(#"{"key":"07004753D77FA97E","id":"07004753D77FA97E","name":"Million Dollar Quartet","artists":[],"category":207,"venue":57346,"startsAt":"2012-09-30T01:00:00Z","status":3,"onsale":{"kind":"now"},"presale":{"kind":"date","at":"2012-06-11T15:00:00Z"},"priceMin":72.5,"priceMax":77.5,"promoter":494,"stars":4.6,"starReviews":2164,"url":"http://www.ticketmaster.com/event/07004753D77FA97E?camefrom=&brand=none"}"#))
+        #expect(events.split(separator: "\n").count == 2)
+        let artists = try runTonight(["runs", "dump", "--work", work.path, "parse-feed", "artists"]).stdout
+        #expect(artists.contains(#""name":"Taffy","category":202"#))
+        let venues = try runTonight(["runs", "dump", "--work", work.path, "parse-feed", "venues"]).stdout
+        #expect(venues.split(separator: "\n").count == 3)
+        let categories = try runTonight(["runs", "dump", "--work", work.path, "parse-feed", "categories"]).stdout
+        #expect(categories.contains(#"{"key":"202","id":202,"name":"R&B/Urban Soul","parent":10001}"#))
+        let show = try runTonight(["runs", "show", "--work", work.path]).stdout
+        #expect(show.contains("\"unknown-artist\" : 2"))
+    }
+}
