@@ -35,12 +35,7 @@ package struct ParseAffinityStage: Stage {
         }
         let out = context.outputDirectory
         try BinaryTable.write(result.edges, table: "edges", to: out.appendingPathComponent("edges.bin"))
-        var w = JSONWriter(capacity: 1 << 12)
-        for r in result.rejects {
-            r.writeJSON(to: &w)
-            w.newline()
-        }
-        try FileIO.write(w.bytes, to: out.appendingPathComponent("rejects.ndjson"))
+        try writeNDJSON(result.rejects, to: out.appendingPathComponent("rejects.ndjson")) { r, w in r.writeJSON(to: &w) }
         try FileIO.write(result.unknownSources.map { $0 + "\n" }.joined(), to: out.appendingPathComponent("unknown-sources.txt"))
         var outcome = StageOutcome()
         outcome.rows = ["edges": result.edges.count, "blocks": result.blocks, "lines": result.recommendationLines]
@@ -56,21 +51,9 @@ package struct ParseAffinityStage: Stage {
 
     package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
         switch table {
-        case "edges":
-            var w = JSONWriter(capacity: 1 << 16)
-            for e in try BinaryTable.read(AffinityEdge.self, table: "edges", from: dir.appendingPathComponent("edges.bin")) {
-                e.writeJSON(to: &w)
-                w.newline()
-                if w.bytes.count > 1 << 16 {
-                    try sink(w.bytes[...])
-                    w.bytes.removeAll(keepingCapacity: true)
-                }
-            }
-            try sink(w.bytes[...])
-        case "rejects":
-            try sink(Array(try FileIO.read(dir.appendingPathComponent("rejects.ndjson")))[...])
-        default:
-            throw TonightError(.usage, "stage \(name) has no table '\(table)'", hint: "tables: \(tables.joined(separator: ", "))")
+        case "edges": try dumpTable(AffinityEdge.self, table: "edges", from: dir, to: sink) { e, w in e.writeJSON(to: &w) }
+        case "rejects": try dumpFile(dir.appendingPathComponent("rejects.ndjson"), to: sink)
+        default: throw unknownTable(table)
         }
     }
 }

@@ -66,12 +66,9 @@ package struct ParseFeedStage: Stage {
             {
                 try BinaryTable.write(r.venues, table: "venues", to: dir.appendingPathComponent("venues.bin"))
                 try BinaryTable.write(r.categories, table: "categories", to: dir.appendingPathComponent("categories.bin"))
-                var w = JSONWriter(capacity: 1 << 12)
-                for rej in r.rejects {
-                    rej.writeJSON(to: &w)
-                    w.newline()
+                try ParseFeedStage().writeNDJSON(r.rejects, to: dir.appendingPathComponent("rejects.ndjson")) { r, w in
+                    r.writeJSON(to: &w)
                 }
-                try FileIO.write(w.bytes, to: dir.appendingPathComponent("rejects.ndjson"))
             },
         ]
         try Parallel.run(jobs)
@@ -85,29 +82,14 @@ package struct ParseFeedStage: Stage {
     }
 
     package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
-        var w = JSONWriter(capacity: 1 << 16)
-        func flush() throws {
-            try sink(w.bytes[...])
-            w.bytes.removeAll(keepingCapacity: true)
-        }
-        func each<R: BinaryRecord>(_ t: R.Type, _ body: (R, inout JSONWriter) -> Void) throws {
-            for row in try BinaryTable.read(t, table: table, from: dir.appendingPathComponent("\(table).bin")) {
-                body(row, &w)
-                w.newline()
-                if w.bytes.count > 1 << 16 { try flush() }
-            }
-        }
         switch table {
-        case "artists": try each(FeedArtist.self) { r, w in r.writeJSON(to: &w) }
-        case "categories": try each(FeedCategory.self) { r, w in r.writeJSON(to: &w) }
-        case "venues": try each(FeedVenue.self) { r, w in r.writeJSON(to: &w) }
-        case "events": try each(FeedEvent.self) { r, w in r.writeJSON(to: &w) }
-        case "rejects":
-            try sink(Array(try FileIO.read(dir.appendingPathComponent("rejects.ndjson")))[...])
-        default:
-            throw TonightError(.usage, "stage \(name) has no table '\(table)'", hint: "tables: \(tables.joined(separator: ", "))")
+        case "artists": try dumpTable(FeedArtist.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w) }
+        case "categories": try dumpTable(FeedCategory.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w) }
+        case "venues": try dumpTable(FeedVenue.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w) }
+        case "events": try dumpTable(FeedEvent.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w) }
+        case "rejects": try dumpFile(dir.appendingPathComponent("rejects.ndjson"), to: sink)
+        default: throw unknownTable(table)
         }
-        try flush()
     }
 }
 

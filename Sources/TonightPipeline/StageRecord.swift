@@ -39,25 +39,6 @@ package struct StageRecord: Codable, Sendable {
     /// Set when the output was reused: the run that computed it.
     package var reusedFrom: String?
 
-    static let encoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return e
-    }()
-
-    package func write(to url: URL) throws {
-        try FileIO.write(Array(try Self.encoder.encode(self)), to: url)
-    }
-
-    package static func read(_ url: URL) throws -> StageRecord {
-        do {
-            return try JSONDecoder().decode(StageRecord.self, from: try FileIO.read(url))
-        } catch let e as TonightError {
-            throw e
-        } catch {
-            throw TonightError(.invalidInput, "unreadable stage record: \(error)", file: url.path)
-        }
-    }
 }
 
 /// `run.json`: one run of the graph.
@@ -81,21 +62,32 @@ package struct RunRecord: Codable, Sendable {
     package var stages: [StageEntry]
     package var error: String?
     package var exitCode: Int32?
+}
 
+/// The records are small pretty-printed JSON files with sorted keys (diffable, stable).
+package protocol JSONRecordFile: Codable {}
+
+extension JSONRecordFile {
     package func write(to url: URL) throws {
-        try FileIO.write(Array(try StageRecord.encoder.encode(self)), to: url)
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try FileIO.write(Array(try e.encode(self)), to: url)
     }
 
-    package static func read(_ url: URL) throws -> RunRecord {
+    package static func read(_ url: URL) throws -> Self {
         do {
-            return try JSONDecoder().decode(RunRecord.self, from: try FileIO.read(url))
+            return try JSONDecoder().decode(Self.self, from: try FileIO.read(url))
         } catch let e as TonightError {
             throw e
         } catch {
-            throw TonightError(.invalidInput, "unreadable run record: \(error)", file: url.path)
+            throw TonightError(.invalidInput, "unreadable \(Self.self) file: \(error)", file: url.path,
+                               hint: "the run store may be from another version; remove the run directory")
         }
     }
 }
+
+extension StageRecord: JSONRecordFile {}
+extension RunRecord: JSONRecordFile {}
 
 /// The code version that enters every fingerprint.
 package enum TonightVersion {
