@@ -51,7 +51,7 @@ let package = Package(
             // cost a third of our share of the parse (measured with perf).
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         .target(name: "TonightAffinity", dependencies: ["TonightCore"]),
-        .target(name: "TonightGeo", dependencies: ["TonightCore"], resources: [.copy("Resources/geotable.tsv.zst")]),
+        .target(name: "TonightGeo", dependencies: ["TonightCore", "TonightFeed"], resources: [.copy("Resources/geotable.tsv.zst")]),
         .target(name: "TonightGenerator", dependencies: ["TonightCore", "TonightGeo"]),
         .target(
             name: "TonightPipeline",
@@ -78,6 +78,7 @@ let package = Package(
             dependencies: ["TonightFeed", "TonightCore", "TonightGenerator"],
             resources: [.copy("Resources")]),
         .testTarget(name: "TonightAffinityTests", dependencies: ["TonightAffinity", "TonightCore"]),
+        .testTarget(name: "TonightGeoTests", dependencies: ["TonightGeo", "TonightFeed", "TonightCore"]),
         .testTarget(
             name: "TonightPipelineTests",
             dependencies: ["TonightPipeline", "TonightFeed", "TonightAffinity", "TonightCore", "TonightGenerator"]),

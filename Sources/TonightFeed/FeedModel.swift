@@ -150,3 +150,8 @@ package struct FeedEvent: Sendable, Equatable {
     package var priceMax: Double? { priceMaxCents.map { Double($0) / 100 } }
 }
 
+
+extension FeedVenue {
+    /// `US`, `CA` or nil from a state or province code (feed.md "Venue country").
+    package static func country(ofState state: String?) -> String? { FeedCollector.country(ofState: state) }
+}

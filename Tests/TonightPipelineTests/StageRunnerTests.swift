@@ -9,9 +9,9 @@ import TonightGenerator
         let work = temporaryDirectory()
         let first = try runner(inputs: tinyInputs, work: work).run()
         #expect(first.status == "completed")
-        #expect(first.stages.map(\.action) == ["run", "run"])
+        #expect(first.stages.map(\.action) == ["run", "run", "run"])
         let plan = try runner(inputs: tinyInputs, work: work).plan()
-        #expect(plan.map(\.action) == [.reuse, .reuse])
+        #expect(plan.map(\.action) == [.reuse, .reuse, .reuse])
         #expect(plan[0].reason.contains("matches the output of run \(first.runId)"))
         // A run that reuses still has a complete stage directory.
         let second = try runner(inputs: tinyInputs, work: work).run()
@@ -47,11 +47,11 @@ import TonightGenerator
         // A setting the stage does not read changes nothing.
         var other = TonightConfig()
         other.set("snapshot.retain", .int(3))
-        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan().map(\.action) == [.reuse, .reuse])
+        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan().map(\.action) == [.reuse, .reuse, .reuse])
         // A setting only parse-affinity reads recomputes only parse-affinity.
         var aff = TonightConfig()
         aff.set("affinity.maxRejectShare", .double(0.2))
-        #expect(try runner(inputs: tinyInputs, work: work, config: aff).plan().map(\.action) == [.reuse, .run])
+        #expect(try runner(inputs: tinyInputs, work: work, config: aff).plan().map(\.action) == [.reuse, .run, .reuse])
     }
 
     @Test func forceRecomputes() throws {
@@ -120,7 +120,7 @@ import TonightGenerator
         let only = try runner(inputs: tinyInputs, work: work) { $0.only = ["parse-affinity"]; $0.force = true }.plan()
         #expect(only.map(\.action) == [.reuse, .run])
         let from = try runner(inputs: tinyInputs, work: work) { $0.from = "parse-feed"; $0.force = true }.plan()
-        #expect(from.map(\.action) == [.run, .run])
+        #expect(from.map(\.action) == [.run, .run, .run])
         // An unselected stage without an up-to-date output stops the plan.
         var cfg = TonightConfig()
         cfg.set("feed.camefrom", .string("zz"))

@@ -1,0 +1,92 @@
+import Foundation
+import TonightCore
+
+/// Where something is: coordinates, how precisely they were found, and its time zone.
+package struct Placement: Sendable, Equatable {
+    package enum Precision: String, Sendable {
+        case postal, city, region, none
+    }
+
+    package var lat: Double?
+    package var lon: Double?
+    package var precision: Precision
+    package var timeZone: String?
+
+    package static let none = Placement(lat: nil, lon: nil, precision: .none, timeZone: nil)
+
+    package init(lat: Double?, lon: Double?, precision: Precision, timeZone: String?) {
+        self.lat = lat
+        self.lon = lon
+        self.precision = precision
+        self.timeZone = timeZone
+    }
+}
+
+/// Offline geocoding from the bundled table, by the precedence of geocoding.md:
+/// US ZIP (`postal`), then (city, state/province) among places and their alternate names
+/// (`city`), then the state/province centroid (`region`), else `none`.
+package final class Geocoder: Sendable {
+    private let zips: [String: GeoTable.ZIP]
+    /// (region|normalised name) → the most populous matching place.
+    private let places: [String: GeoTable.Place]
+    private let regions: [String: Placement]
+
+    package init(table: GeoTable = .bundled) {
+        var zips: [String: GeoTable.ZIP] = [:]
+        zips.reserveCapacity(table.zips.count)
+        for z in table.zips { zips[z.zip] = z }
+        var places: [String: GeoTable.Place] = [:]
+        for p in table.places {
+            for name in [p.name] + p.alternateNames {
+                let key = PlaceName.key(city: name, region: p.region)
+                if let old = places[key], old.population >= p.population { continue }
+                places[key] = p
+            }
+        }
+        var regions: [String: Placement] = [:]
+        var byRegion: [String: [GeoTable.Place]] = [:]
+        for p in table.places { byRegion[p.region, default: []].append(p) }
+        for r in table.regions {
+            // The region's time zone is that of its place nearest to the centroid.
+            let nearest = byRegion[r.region]?.min {
+                GeoDistance.km(r.lat, r.lon, $0.lat, $0.lon) < GeoDistance.km(r.lat, r.lon, $1.lat, $1.lon)
+            }
+            regions[r.region] = Placement(lat: r.lat, lon: r.lon, precision: .region, timeZone: nearest?.timeZone)
+        }
+        self.zips = zips
+        self.places = places
+        self.regions = regions
+    }
+
+    /// The five-digit ZIP of a US code: trimmed; first five digits of ZIP+4 or nine digits.
+    package static func zip5(_ raw: String?) -> String? {
+        guard let raw else { return nil }
+        let digits = raw.trimmingCharacters(in: .whitespaces)
+        let head = digits.prefix(5)
+        guard head.count == 5, head.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        let rest = digits.dropFirst(5)
+        guard rest.isEmpty || (rest.count == 5 && rest.first == "-" && rest.dropFirst().allSatisfy { $0.isASCII && $0.isNumber })
+            || (rest.count == 4 && rest.allSatisfy { $0.isASCII && $0.isNumber })
+        else { return nil }
+        return String(head)
+    }
+
+    /// A US ZIP alone (users' home ZIPs): `postal` or `none`.
+    package func place(zip: String?) -> Placement {
+        guard let z = Self.zip5(zip), let hit = zips[z] else { return .none }
+        return Placement(lat: hit.lat, lon: hit.lon, precision: .postal, timeZone: hit.timeZone)
+    }
+
+    /// A venue: country from the feed (`US`, `CA` or nil), city, state/province, ZIP.
+    package func place(country: String?, city: String?, state: String?, zip: String?) -> Placement {
+        if country == "US" {
+            let p = place(zip: zip)
+            if p.precision == .postal { return p }
+        }
+        if let city, let state, let hit = places[PlaceName.key(city: city, region: state.uppercased())] {
+            return Placement(lat: hit.lat, lon: hit.lon, precision: .city, timeZone: hit.timeZone)
+        }
+        if let state, let r = regions[state.uppercased()] { return r }
+        return .none
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import TonightCore
+import TonightFeed
+import TonightGeo
+
+/// `geocode`: every venue placed from the bundled table; events get venue-local starts.
+package struct GeocodeStage: Stage {
+    package init() {}
+
+    package let name = "geocode"
+    package let summary = "place venues from the bundled geocoding table; local start times of events"
+    package let inputs: [StageInput] = [.stage("parse-feed")]
+    package let configKeys: [String] = []
+    /// Includes the geocoding table: a rebuilt table changes the code version.
+    package let implementationVersion = 1
+    package let tables = ["venues", "events"]
+
+    package func run(_ context: StageContext) throws -> StageOutcome {
+        let feedDir = context.upstream["parse-feed"]!
+        let venues = try BinaryTable.read(FeedVenue.self, table: "venues", from: feedDir.appendingPathComponent("venues.bin"))
+        let events = try BinaryTable.read(FeedEvent.self, table: "events", from: feedDir.appendingPathComponent("events.bin"))
+        let geocoder = Geocoder()
+        var placed: [GeocodedVenue] = []
+        placed.reserveCapacity(venues.count)
+        var counts: [String: Int] = [:]
+        var unresolved: [String] = []
+        var byID: [Int64: Placement] = [:]
+        for v in venues {
+            let p = geocoder.place(country: v.country, city: v.city, state: v.state, zip: v.zip)
+            placed.append(GeocodedVenue(venue: v, placement: p))
+            counts[p.precision.rawValue, default: 0] += 1
+            byID[v.id] = p
+            if p.precision == .none {
+                unresolved.append("\(v.id) \(v.name) (\([v.city, v.state, v.zip].compactMap { $0 }.joined(separator: ", ")))")
+            }
+        }
+        let zones = ZoneOffsets()
+        let located = events.map { e -> LocatedEvent in
+            let tz = byID[e.venue]?.timeZone
+            let local = tz.flatMap { zones.local(e.startsAt, in: $0) }
+            return LocatedEvent(event: e, localStart: e.timeTBA ? nil : local, timeZone: tz)
+        }
+        let out = context.outputDirectory
+        try BinaryTable.write(placed, table: "venues", to: out.appendingPathComponent("venues.bin"))
+        try BinaryTable.write(located, table: "events", to: out.appendingPathComponent("events.bin"))
+        try FileIO.write(unresolved.map { $0 + "\n" }.joined(), to: out.appendingPathComponent("unresolved-venues.txt"))
+        var outcome = StageOutcome()
+        outcome.rows = ["venues": placed.count, "events": located.count]
+        for (k, v) in counts { outcome.details["precision.\(k)"] = String(v) }
+        if !unresolved.isEmpty {
+            outcome.warnings["unresolved-venue"] = unresolved.count
+            outcome.details["unresolvedVenues"] = unresolved.prefix(20).joined(separator: "; ")
+        }
+        return outcome
+    }
+
+    package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
+        switch table {
+        case "venues": try dumpTable(GeocodedVenue.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w) }
+        case "events": try dumpTable(LocatedEvent.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w) }
+        default: throw unknownTable(table)
+        }
+    }
+}
