@@ -36,6 +36,7 @@ package final class Geocoder: Sendable {
         zips.reserveCapacity(table.zips.count)
         for z in table.zips { zips[z.zip] = z }
         var places: [String: GeoTable.Place] = [:]
+        places.reserveCapacity(table.places.count * 3)
         for p in table.places {
             for name in [p.name] + p.alternateNames {
                 let key = PlaceName.key(city: name, region: p.region)
