@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "tonight-bench",
             dependencies: [
-                "TonightPipeline", "TonightFeed", "TonightCore", "TonightGenerator",
+                "TonightPipeline", "TonightFeed", "TonightGeo", "TonightCore", "TonightGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(

@@ -46,10 +46,13 @@ package final class GeoTable: Sendable {
         self.provenance = provenance
     }
 
+    /// The file of the table shipped in the package.
+    package static var bundledURL: URL? { Bundle.module.url(forResource: "geotable.tsv", withExtension: "zst") }
+
     /// The table shipped in the package.
     package static let bundled: GeoTable = {
         do {
-            guard let url = Bundle.module.url(forResource: "geotable.tsv", withExtension: "zst") else {
+            guard let url = bundledURL else {
                 throw TonightError(.internal, "bundled geotable.tsv.zst is missing from the package resources")
             }
             return try load(url)
