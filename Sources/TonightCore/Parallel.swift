@@ -47,3 +47,29 @@ final class NSLockish: @unchecked Sendable {
         return try body()
     }
 }
+
+/// One job on its own thread, joined later (its error rethrown at `join`).
+package final class BackgroundJob: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var error: Error?
+    private var started = false
+    private var joined = false
+
+    package init() {}
+
+    package func start(_ body: @escaping @Sendable () throws -> Void) {
+        started = true
+        Thread.detachNewThread { [self] in
+            do { try body() } catch { self.error = error }
+            done.signal()
+        }
+    }
+
+    /// Waits for the job (if one was started); safe to call more than once.
+    package func join() throws {
+        guard started, !joined else { return }
+        joined = true
+        done.wait()
+        if let error { throw error }
+    }
+}

@@ -38,14 +38,18 @@ package enum FeedParser {
     static let chunkSize = 1 << 18
 
     /// Parses the feed at `url` (`.xml`, `.xml.gz` or `.xml.zst`, told by magic bytes).
+    /// `referenceTablesReady` receives the artists, venues and categories as soon as they are
+    /// final (before events are linked), so a caller can write them while linking goes on.
     package static func parse(
-        _ url: URL, options: FeedParserOptions = FeedParserOptions(), progress: ((Int64) -> Void)? = nil
+        _ url: URL, options: FeedParserOptions = FeedParserOptions(), progress: ((Int64) -> Void)? = nil,
+        referenceTablesReady: (([FeedArtist], [FeedVenue], [FeedCategory]) -> Void)? = nil
     ) throws -> FeedParseResult {
         if let mapped = try MappedFile(url, limit: options.input.maxBytes) {
-            return try parse(mapped, path: url.path, options: options, progress: progress)
+            return try parse(mapped, path: url.path, options: options, progress: progress, referenceTablesReady: referenceTablesReady)
         }
         let source = try InputStreams.open(url, limits: options.input)
-        return try parse(source, path: url.path, options: options, progress: progress)
+        return try parse(StreamChunks(source: source, path: url.path), path: url.path, options: options, progress: progress,
+                         referenceTablesReady: referenceTablesReady)
     }
 
     package static func parse(
@@ -55,7 +59,8 @@ package enum FeedParser {
     }
 
     static func parse(
-        _ input: some ChunkSource, path: String, options: FeedParserOptions, progress: ((Int64) -> Void)? = nil
+        _ input: some ChunkSource, path: String, options: FeedParserOptions, progress: ((Int64) -> Void)? = nil,
+        referenceTablesReady: (([FeedArtist], [FeedVenue], [FeedCategory]) -> Void)? = nil
     ) throws -> FeedParseResult {
         let traceStart = DispatchTime.now().uptimeNanoseconds
         let queue = BatchQueue()
@@ -98,6 +103,8 @@ package enum FeedParser {
             c.unknownElements[name] = count
         }
         if !c.unknownElements.isEmpty { c.warnings["unknown-element"] = c.unknownElements.count }
+        // Linking only counts warnings on these three: they are final now.
+        referenceTablesReady?(c.artists, c.venues, c.categories)
         c.link()
         let linkDone = DispatchTime.now().uptimeNanoseconds
         if ProcessInfo.processInfo.environment["TONIGHT_TRACE"] != nil {

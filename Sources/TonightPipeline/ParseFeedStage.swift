@@ -38,10 +38,9 @@ package struct ParseFeedStage: Stage {
         let size = FileIO.size(url)
         context.progress.begin(stage: name, totalBytes: size)
         defer { context.progress.end() }
-        let result = try FeedParser.parse(url, options: Self.options(context.config)) { bytes in
-            context.progress.update(bytes: bytes)
+        let result = try Self.parseAndWrite(url, options: Self.options(context.config), to: context.outputDirectory) {
+            context.progress.update(bytes: $0)
         }
-        try Self.write(result, to: context.outputDirectory)
         defer { Self.releaseInBackground(result) }
         var outcome = StageOutcome()
         outcome.rows = [
@@ -58,20 +57,26 @@ package struct ParseFeedStage: Stage {
         return outcome
     }
 
-    /// Writes the four tables and the rejects file; the two cores share the encoding.
-    package static func write(_ r: FeedParseResult, to dir: URL) throws {
-        let jobs: [@Sendable () throws -> Void] = [
-            { try BinaryTable.write(r.artists, table: "artists", to: dir.appendingPathComponent("artists.bin")) },
-            { try BinaryTable.write(r.events, table: "events", to: dir.appendingPathComponent("events.bin")) },
-            {
-                try BinaryTable.write(r.venues, table: "venues", to: dir.appendingPathComponent("venues.bin"))
-                try BinaryTable.write(r.categories, table: "categories", to: dir.appendingPathComponent("categories.bin"))
-                try ParseFeedStage().writeNDJSON(r.rejects, to: dir.appendingPathComponent("rejects.ndjson")) { r, w in
-                    r.writeJSON(to: &w)
-                }
-            },
-        ]
-        try Parallel.run(jobs)
+    /// Parses and writes the tables: artists, venues and categories are written on another
+    /// thread while events are linked; then events and rejects.
+    package static func parseAndWrite(
+        _ url: URL, options: FeedParserOptions, to dir: URL, progress: ((Int64) -> Void)? = nil
+    ) throws -> FeedParseResult {
+        let early = BackgroundJob()
+        defer { try? early.join() }
+        let result = try FeedParser.parse(url, options: options, progress: progress) { artists, venues, categories in
+            early.start {
+                try BinaryTable.write(artists, table: "artists", to: dir.appendingPathComponent("artists.bin"))
+                try BinaryTable.write(venues, table: "venues", to: dir.appendingPathComponent("venues.bin"))
+                try BinaryTable.write(categories, table: "categories", to: dir.appendingPathComponent("categories.bin"))
+            }
+        }
+        try BinaryTable.write(result.events, table: "events", to: dir.appendingPathComponent("events.bin"))
+        try ParseFeedStage().writeNDJSON(result.rejects, to: dir.appendingPathComponent("rejects.ndjson")) { r, w in
+            r.writeJSON(to: &w)
+        }
+        try early.join()
+        return result
     }
 
     /// Frees a large result on a background thread: a million small strings take tens of

@@ -80,10 +80,10 @@ struct ParseOnce: ParsableCommand {
         try FileIO.createDirectory(out)
         defer { try? FileIO.removeItem(out) }
         let t0 = DispatchTime.now().uptimeNanoseconds
-        var result: FeedParseResult? = try FeedParser.parse(URL(fileURLWithPath: file), options: ParseFeedStage.options(TonightConfig()))
+        var result: FeedParseResult? = try ParseFeedStage.parseAndWrite(
+            URL(fileURLWithPath: file), options: ParseFeedStage.options(TonightConfig()), to: out)
         let t1 = DispatchTime.now().uptimeNanoseconds
-        try ParseFeedStage.write(result!, to: out)
-        let t2 = DispatchTime.now().uptimeNanoseconds
+        let t2 = t1
         let line = "artists \(result!.artists.count) categories \(result!.categories.count) venues \(result!.venues.count) events \(result!.events.count) rejects \(result!.rejects.count) warnings \(result!.warnings.values.reduce(0, +))"
         ParseFeedStage.releaseInBackground(result!)
         result = nil
