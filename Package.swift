@@ -9,6 +9,7 @@ import PackageDescription
 //   TonightFeed                 parse-feed: libxml2 SAX2 streaming parser of the Ticketmaster feed
 //   TonightAffinity             parse-affinity: the artist affinity text file, name resolution
 //   TonightGeo                  the bundled geocoding table, geocoder, distances, time zones
+//   TonightExports              load-tickets / load-playmate: RFC 4180 reader, the apps' CSV exports
 //   TonightGenerator            deterministic generated data sets (tiny, small, full)
 //   TonightPipeline             stage graph, runner, fingerprints, lock, config, run store
 //   tonight                     the command line (swift-argument-parser)
@@ -52,11 +53,12 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         .target(name: "TonightAffinity", dependencies: ["TonightCore"]),
         .target(name: "TonightGeo", dependencies: ["TonightCore", "TonightFeed"], resources: [.copy("Resources/geotable.tsv.zst")]),
+        .target(name: "TonightExports", dependencies: ["TonightCore", "TonightGeo"]),
         .target(name: "TonightGenerator", dependencies: ["TonightCore", "TonightGeo"]),
         .target(
             name: "TonightPipeline",
             dependencies: [
-                "TonightCore", "TonightFeed", "TonightAffinity", "TonightGeo", "TonightGenerator",
+                "TonightCore", "TonightFeed", "TonightAffinity", "TonightGeo", "TonightExports", "TonightGenerator",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -78,6 +80,7 @@ let package = Package(
             dependencies: ["TonightFeed", "TonightCore", "TonightGenerator"],
             resources: [.copy("Resources")]),
         .testTarget(name: "TonightAffinityTests", dependencies: ["TonightAffinity", "TonightCore"]),
+        .testTarget(name: "TonightExportsTests", dependencies: ["TonightExports", "TonightGeo", "TonightCore"]),
         .testTarget(name: "TonightGeoTests", dependencies: ["TonightGeo", "TonightFeed", "TonightCore"]),
         .testTarget(
             name: "TonightPipelineTests",

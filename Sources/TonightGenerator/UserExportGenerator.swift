@@ -65,7 +65,7 @@ struct UserExportGenerator {
             let roll = tiny ? [0.5, 0.1, 0.25, 0.5, 0.5, 0.1, 0.5, 0.5][i % 8] : rng.unit()
             let venue = tiny ? venues[i % venues.count] : venues[rng.skewed(venues.count, k: 1.5)]
             if roll < 0.2 {
-                users.add(",,,")  // no location
+                users.add(",,,,")  // no location: empty home_zip, lat, lon
             } else if roll < 0.3 {
                 users.add(",,")
                 users.add(coordinate(venue.lat + (rng.unit() - 0.5) * 0.4))

@@ -5,7 +5,7 @@ package struct StageGraph: Sendable {
     package let stages: [any Stage]
 
     /// The stages this build implements.
-    package static let standard = StageGraph(stages: [ParseFeedStage(), ParseAffinityStage(), GeocodeStage()])
+    package static let standard = StageGraph(stages: [ParseFeedStage(), ParseAffinityStage(), GeocodeStage(), LoadTicketsStage()])
 
     package init(stages: [any Stage]) {
         self.stages = stages

@@ -9,9 +9,9 @@ import TonightGenerator
         let work = temporaryDirectory()
         let first = try runner(inputs: tinyInputs, work: work).run()
         #expect(first.status == "completed")
-        #expect(first.stages.map(\.action) == ["run", "run", "run"])
+        #expect(first.stages.map(\.action) == ["run", "run", "run", "run"])
         let plan = try runner(inputs: tinyInputs, work: work).plan()
-        #expect(plan.map(\.action) == [.reuse, .reuse, .reuse])
+        #expect(plan.map(\.action) == [.reuse, .reuse, .reuse, .reuse])
         #expect(plan[0].reason.contains("matches the output of run \(first.runId)"))
         // A run that reuses still has a complete stage directory.
         let second = try runner(inputs: tinyInputs, work: work).run()
@@ -47,11 +47,11 @@ import TonightGenerator
         // A setting the stage does not read changes nothing.
         var other = TonightConfig()
         other.set("snapshot.retain", .int(3))
-        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan().map(\.action) == [.reuse, .reuse, .reuse])
+        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse])
         // A setting only parse-affinity reads recomputes only parse-affinity.
         var aff = TonightConfig()
         aff.set("affinity.maxRejectShare", .double(0.2))
-        #expect(try runner(inputs: tinyInputs, work: work, config: aff).plan().map(\.action) == [.reuse, .run, .reuse])
+        #expect(try runner(inputs: tinyInputs, work: work, config: aff).plan().map(\.action) == [.reuse, .run, .reuse, .reuse])
     }
 
     @Test func forceRecomputes() throws {
@@ -120,7 +120,7 @@ import TonightGenerator
         let only = try runner(inputs: tinyInputs, work: work) { $0.only = ["parse-affinity"]; $0.force = true }.plan()
         #expect(only.map(\.action) == [.reuse, .run])
         let from = try runner(inputs: tinyInputs, work: work) { $0.from = "parse-feed"; $0.force = true }.plan()
-        #expect(from.map(\.action) == [.run, .run, .run])
+        #expect(from.map(\.action) == [.run, .run, .run, .run])
         // An unselected stage without an up-to-date output stops the plan.
         var cfg = TonightConfig()
         cfg.set("feed.camefrom", .string("zz"))
@@ -145,7 +145,9 @@ import TonightGenerator
 
     @Test func affinityFaultsAreRejectedWithTheirLines() throws {
         let work = temporaryDirectory()
-        let r = try runner(inputs: Self.dir.appendingPathComponent("faults"), work: work).run()
+        let r = try runner(inputs: Self.dir.appendingPathComponent("faults"), work: work) {
+            $0.only = ["parse-feed", "parse-affinity"]
+        }.run()
         let dir = RunStore(work: work).runDirectory(r.runId).appendingPathComponent("parse-affinity")
         let rejects = try String(contentsOf: dir.appendingPathComponent("rejects.ndjson"), encoding: .utf8)
             .split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
@@ -153,5 +155,29 @@ import TonightGenerator
         let want = try Self.planted().filter { $0.file == "faults/affinity.txt" }.map { "\($0.reason)@\($0.line)" }.sorted()
         #expect(got == want)
         #expect(want.count == 2)
+    }
+}
+
+extension GeneratedFaultsTests {
+    @Test func ticketsFaultsAreRejectedWithFileAndLine() throws {
+        let work = temporaryDirectory()
+        let r = try runner(inputs: Self.dir.appendingPathComponent("faults"), work: work) {
+            $0.only = ["parse-feed", "load-tickets"]
+        }.run()
+        let dir = RunStore(work: work).runDirectory(r.runId).appendingPathComponent("load-tickets")
+        let rejects = try String(contentsOf: dir.appendingPathComponent("rejects.ndjson"), encoding: .utf8)
+            .split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let got = rejects.map { "tickets/\($0["file"]!):\($0["line"]!) \($0["reason"]!)" }.sorted()
+        let want = try Self.planted().filter { $0.file.hasPrefix("faults/tickets/") }
+            .map { "\($0.file.dropFirst("faults/".count)):\($0.line) \($0.reason)" }.sorted()
+        #expect(got == want)
+        #expect(want.count == 2)
+        // The clean copy loads exactly the generated number of users.
+        let cleanWork = temporaryDirectory()
+        let clean = try runner(inputs: Self.dir, work: cleanWork) { $0.only = ["parse-feed", "load-tickets"] }.run()
+        let record = try #require(RunStore(work: cleanWork).record(run: clean.runId, stage: "load-tickets"))
+        let info = try #require(GeneratedInfo.read(Self.dir))
+        #expect(record.rows["users"] == info.counts["users"])
+        #expect(record.rejects.isEmpty)
     }
 }

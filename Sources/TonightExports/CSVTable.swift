@@ -1,0 +1,114 @@
+import Foundation
+import TonightCore
+
+/// A rejected export row (`FILE:LINE` and a reason), one line of the stage's rejects file.
+package struct ExportReject: Sendable, Equatable {
+    package var file: String
+    package var line: Int
+    package var reason: String
+    package var detail: String
+
+    package func writeJSON(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("file", file)
+        w.field("line", line)
+        w.field("reason", reason)
+        w.field("detail", detail)
+        w.endObject()
+    }
+}
+
+/// One CSV export file mapped in memory, with its header resolved to column positions.
+final class CSVFile: @unchecked Sendable {
+    let url: URL
+    let name: String
+    private let data: Data
+    /// Column positions by name (unknown columns are ignored).
+    private(set) var columns: [String: Int] = [:]
+    private(set) var columnCount = 0
+    private(set) var headerLine = 1
+
+    init(_ url: URL) throws {
+        self.url = url
+        name = url.lastPathComponent
+        data = try FileIO.read(url)
+    }
+
+    var byteCount: Int { data.count }
+
+    /// Reads the header and checks the required columns.
+    func withRecords<R>(
+        required: [String], _ body: (inout CSVReader, [String: Int], Int) throws -> R
+    ) throws -> R {
+        try data.withUnsafeBytes { raw in
+            var reader = CSVReader(raw.bindMemory(to: UInt8.self))
+            defer { reader.deallocate() }
+            var header = CSVReader.Record()
+            guard reader.next(into: &header) else {
+                throw TonightError(.invalidInput, "empty file (no header row)", file: url.path, line: 1,
+                                   hint: "the export must start with a header row")
+            }
+            var cols: [String: Int] = [:]
+            for (i, f) in header.fields.enumerated() {
+                let n = String(decoding: f, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
+                if cols[n] == nil { cols[n] = i }
+            }
+            for r in required where cols[r] == nil {
+                throw TonightError(
+                    .invalidInput, "required column '\(r)' is missing (header: \(cols.keys.sorted().joined(separator: ", ")))",
+                    file: url.path, line: header.line, hint: "check the export's column names (user-data.md)")
+            }
+            columns = cols
+            columnCount = header.fields.count
+            return try body(&reader, cols, header.fields.count)
+        }
+    }
+}
+
+/// Field parsing helpers shared by the loaders.
+enum Field {
+    @inline(__always) static func trimmed(_ b: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var lo = 0
+        var hi = b.count
+        while lo < hi, b[lo] == 0x20 || b[lo] == 0x09 { lo += 1 }
+        while hi > lo, b[hi - 1] == 0x20 || b[hi - 1] == 0x09 { hi -= 1 }
+        return UnsafeBufferPointer(rebasing: b[lo..<hi])
+    }
+
+    /// An id of 1 to 64 printable characters (no control characters).
+    static func id(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        let t = trimmed(b)
+        guard !t.isEmpty, t.count <= 256 else { return nil }
+        for c in t where c < 0x20 || c == 0x7F { return nil }
+        let s = String(decoding: t, as: UTF8.self)
+        if t.count > 64 && s.unicodeScalars.count > 64 { return nil }
+        return s
+    }
+
+    static func int(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let t = trimmed(b)
+        guard !t.isEmpty, t.count <= 18 else { return nil }
+        var v: Int64 = 0
+        for c in t {
+            let d = c &- 48
+            guard d < 10 else { return nil }
+            v = v * 10 + Int64(d)
+        }
+        return v
+    }
+
+    /// A decimal number, or nil (absent when empty: check `isEmpty` first).
+    static func double(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        let t = trimmed(b)
+        guard !t.isEmpty, t.count < 40 else { return nil }
+        for c in t where !((c >= 48 && c <= 57) || c == 46 || c == 45 || c == 43 || c == 101 || c == 69) { return nil }
+        guard let v = Double(String(decoding: t, as: UTF8.self)), v.isFinite else { return nil }
+        return v
+    }
+
+    static func isEmpty(_ b: UnsafeBufferPointer<UInt8>) -> Bool { trimmed(b).isEmpty }
+
+    static func text(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        TextNormalizer.clean(trimmed(b))
+    }
+}
