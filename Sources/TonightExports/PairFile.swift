@@ -8,7 +8,7 @@ struct PairFile: Sendable {
     var rows = 0
     var unknownUsers = 0
 
-    static func read(_ f: CSVFile, valueColumn: String, isEvent: Bool, index: [String: Int32]) throws -> PairFile {
+    static func read(_ f: CSVFile, valueColumn: String, isEvent: Bool, index: IDIndex) throws -> PairFile {
         var out = PairFile()
         out.pairs.reserveCapacity(f.byteCount / 20)
         try f.withRecords(required: ["user_id", valueColumn]) { reader, cols, _ in
@@ -48,7 +48,7 @@ struct PairFile: Sendable {
                     }
                     value = UInt64(bitPattern: a)
                 }
-                guard let u = index[String(decoding: userBytes, as: UTF8.self)] else {
+                guard let u = index.find(userBytes) else {
                     out.unknownUsers += 1
                     continue
                 }

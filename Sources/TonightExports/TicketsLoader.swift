@@ -36,7 +36,7 @@ package struct TicketsLoader {
         let usersFile = try open(dir, "users.csv", optional: false)!
         bytes += usersFile.byteCount
         var users: [TicketsUser] = []
-        var index: [String: Int32] = [:]
+        var index = IDIndex(capacity: usersFile.byteCount / 20)
         var fileRejects: [ExportReject] = []
         let userRows = try usersFile.withRecords(required: ["user_id"]) { reader, cols, _ -> Int in
             var rec = CSVReader.Record()
@@ -76,7 +76,8 @@ package struct TicketsLoader {
                     guard let p = Field.double(field(cPrice)), p >= 0 else { reject("bad-number", "max_price must be a number >= 0"); continue }
                     price = p
                 }
-                guard index[id] == nil else { reject("duplicate-id", "user_id \(id) appears earlier; the first row is kept"); continue }
+                let idBytes = Field.trimmed(field(cId))
+                guard index.insert(idBytes) != nil else { reject("duplicate-id", "user_id \(id) appears earlier; the first row is kept"); continue }
                 let zip = Field.text(field(cZip))
                 var user = TicketsUser(id: id, homeZip: zip, lat: lat, lon: lon, location: lat != nil ? "coordinates" : "none",
                                        radiusKm: radius, maxPrice: price)
@@ -90,7 +91,6 @@ package struct TicketsLoader {
                         counts["ungeocoded-zip", default: 0] += 1
                     }
                 }
-                index[id] = Int32(users.count)
                 users.append(user)
             }
             return n
@@ -116,23 +116,46 @@ package struct TicketsLoader {
             rows[specs[i].name] = pf.rows
             rejects += pf.rejects
             counts["unknown-user", default: 0] += pf.unknownUsers
-            switch specs[i].name {
-            case "favorites.csv":
-                for (u, v) in pf.pairs {
-                    let artist = Int64(bitPattern: v)
-                    guard knownArtists.contains(artist) else { counts["unknown-artist", default: 0] += 1; continue }
-                    if users[Int(u)].favorites.contains(artist) { counts["duplicate-favorite", default: 0] += 1; continue }
-                    users[Int(u)].favorites.append(artist)
-                }
-            case "follows.csv":
-                for (u, e) in pf.pairs {
-                    if !knownEvents.contains(e) { counts["unknown-event-followed", default: 0] += 1 }
-                    if !users[Int(u)].follows.contains(e) { users[Int(u)].follows.append(e) }
-                }
-            default:
-                for (u, e) in pf.pairs {
-                    guard knownEvents.contains(e) else { counts["unknown-event-dismissed", default: 0] += 1; continue }
-                    if !users[Int(u)].dismissed.contains(e) { users[Int(u)].dismissed.append(e) }
+            // Grouped by user with a counting sort, then each user's list built at its size.
+            var order = [Int32](repeating: 0, count: users.count + 1)
+            for (u, _) in pf.pairs { order[Int(u) + 1] += 1 }
+            for k in 1..<order.count { order[k] += order[k - 1] }
+            var fill = order
+            var grouped = [UInt64](repeating: 0, count: pf.pairs.count)
+            for (u, v) in pf.pairs {
+                grouped[Int(fill[Int(u)])] = v
+                fill[Int(u)] += 1
+            }
+            for u in 0..<users.count {
+                let lo = Int(order[u]), hi = Int(order[u + 1])
+                guard lo < hi else { continue }
+                switch specs[i].name {
+                case "favorites.csv":
+                    var list: [Int64] = []
+                    list.reserveCapacity(hi - lo)
+                    for k in lo..<hi {
+                        let artist = Int64(bitPattern: grouped[k])
+                        guard knownArtists.contains(artist) else { counts["unknown-artist", default: 0] += 1; continue }
+                        if list.contains(artist) { counts["duplicate-favorite", default: 0] += 1; continue }
+                        list.append(artist)
+                    }
+                    users[u].favorites = list
+                case "follows.csv":
+                    var list: [UInt64] = []
+                    for k in lo..<hi {
+                        let e = grouped[k]
+                        if !knownEvents.contains(e) { counts["unknown-event-followed", default: 0] += 1 }
+                        if !list.contains(e) { list.append(e) }
+                    }
+                    users[u].follows = list
+                default:
+                    var list: [UInt64] = []
+                    for k in lo..<hi {
+                        let e = grouped[k]
+                        guard knownEvents.contains(e) else { counts["unknown-event-dismissed", default: 0] += 1; continue }
+                        if !list.contains(e) { list.append(e) }
+                    }
+                    users[u].dismissed = list
                 }
             }
         }

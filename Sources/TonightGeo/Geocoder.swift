@@ -61,15 +61,21 @@ package final class Geocoder: Sendable {
 
     /// The five-digit ZIP of a US code: trimmed; first five digits of ZIP+4 or nine digits.
     package static func zip5(_ raw: String?) -> String? {
-        guard let raw else { return nil }
-        let digits = raw.trimmingCharacters(in: .whitespaces)
-        let head = digits.prefix(5)
-        guard head.count == 5, head.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        let rest = digits.dropFirst(5)
-        guard rest.isEmpty || (rest.count == 5 && rest.first == "-" && rest.dropFirst().allSatisfy { $0.isASCII && $0.isNumber })
-            || (rest.count == 4 && rest.allSatisfy { $0.isASCII && $0.isNumber })
-        else { return nil }
-        return String(head)
+        guard var raw else { return nil }
+        return raw.withUTF8 { b -> String? in
+            var lo = 0
+            var hi = b.count
+            while lo < hi, b[lo] == 0x20 || b[lo] == 0x09 { lo += 1 }
+            while hi > lo, b[hi - 1] == 0x20 || b[hi - 1] == 0x09 { hi -= 1 }
+            let n = hi - lo
+            func digits(_ from: Int, _ count: Int) -> Bool {
+                (from..<from + count).allSatisfy { b[lo + $0] >= 0x30 && b[lo + $0] <= 0x39 }
+            }
+            guard n >= 5, digits(0, 5) else { return nil }
+            let ok = n == 5 || (n == 9 && digits(5, 4)) || (n == 10 && b[lo + 5] == 0x2D && digits(6, 4))
+            guard ok else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[lo..<lo + 5]), as: UTF8.self)
+        }
     }
 
     /// A US ZIP alone (users' home ZIPs): `postal` or `none`.
