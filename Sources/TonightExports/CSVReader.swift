@@ -29,6 +29,18 @@ struct CSVReader {
         scratch = .allocate(capacity: 1 << 20)
     }
 
+    /// A reader over `bytes[range]` whose first line is `firstLine` (for one part of a file
+    /// split at record boundaries).
+    init(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, firstLine: Int) {
+        self.bytes = UnsafeBufferPointer(rebasing: bytes[range])
+        line = firstLine
+        scratch = .allocate(capacity: 1 << 20)
+    }
+
+    /// Byte offset just after the current record (where the next one starts).
+    var offset: Int { pos }
+    var currentLine: Int { line }
+
     mutating func deallocate() { scratch.deallocate() }
 
     /// Reads the next record into `record`; false at end of input.

@@ -36,6 +36,58 @@ final class CSVFile: @unchecked Sendable {
 
     var byteCount: Int { data.count }
 
+    /// A part of the file's records: a byte range starting at a record boundary.
+    struct Part: Sendable {
+        var range: Range<Int>
+        var firstLine: Int
+    }
+
+    /// Splits the records after the header into about `count` parts at record boundaries.
+    /// A line end is a boundary when the number of quote characters before it is even (an
+    /// odd count means it lies inside a quoted field), so quoted line breaks are never split.
+    func parts(_ count: Int, headerEnd: Int, headerLines: Int) -> [Part] {
+        data.withUnsafeBytes { raw -> [Part] in
+            let b = raw.bindMemory(to: UInt8.self)
+            var cuts = [headerEnd]
+            var quotes = 0
+            var lines = headerLines + 1
+            var firstLines = [lines]
+            var i = headerEnd
+            for k in 1..<count {
+                let target = headerEnd + (b.count - headerEnd) * k / count
+                while i < b.count {
+                    let c = b[i]
+                    i += 1
+                    if c == 0x22 { quotes += 1 }
+                    else if c == 0x0A {
+                        lines += 1
+                        if i >= target && quotes % 2 == 0 { break }
+                    }
+                }
+                if i > cuts.last! && i < b.count {
+                    cuts.append(i)
+                    firstLines.append(lines)
+                }
+            }
+            cuts.append(b.count)
+            return (0..<cuts.count - 1).map { Part(range: cuts[$0]..<cuts[$0 + 1], firstLine: firstLines[$0]) }
+        }
+    }
+
+    /// The header's columns and where the records start.
+    func header(required: [String]) throws -> (columns: [String: Int], end: Int, lines: Int) {
+        try withRecords(required: required) { reader, cols, _ in (cols, reader.offset, reader.currentLine - 1) }
+    }
+
+    /// Reads one part's records.
+    func withRecords<R>(in part: Part, _ body: (inout CSVReader) throws -> R) rethrows -> R {
+        try data.withUnsafeBytes { raw in
+            var reader = CSVReader(raw.bindMemory(to: UInt8.self), range: part.range, firstLine: part.firstLine)
+            defer { reader.deallocate() }
+            return try body(&reader)
+        }
+    }
+
     /// Reads the header and checks the required columns.
     func withRecords<R>(
         required: [String], _ body: (inout CSVReader, [String: Int], Int) throws -> R

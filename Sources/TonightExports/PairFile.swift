@@ -8,10 +8,29 @@ struct PairFile: Sendable {
     var rows = 0
     var unknownUsers = 0
 
-    static func read(_ f: CSVFile, valueColumn: String, isEvent: Bool, index: IDIndex) throws -> PairFile {
+    /// Reads the file in `parts` pieces on all cores; results in file order.
+    static func read(_ f: CSVFile, valueColumn: String, isEvent: Bool, index: IDIndex, parts: Int) throws -> PairFile {
+        let header = try f.header(required: ["user_id", valueColumn])
+        let pieces = f.parts(parts, headerEnd: header.end, headerLines: header.lines)
+        let results = try Parallel.map(pieces.count) { i in
+            try read(f, part: pieces[i], columns: header.columns, valueColumn: valueColumn, isEvent: isEvent, index: index)
+        }
+        var out = results[0]
+        for r in results.dropFirst() {
+            out.pairs += r.pairs
+            out.rejects += r.rejects
+            out.rows += r.rows
+            out.unknownUsers += r.unknownUsers
+        }
+        return out
+    }
+
+    static func read(
+        _ f: CSVFile, part: CSVFile.Part, columns cols: [String: Int], valueColumn: String, isEvent: Bool, index: IDIndex
+    ) throws -> PairFile {
         var out = PairFile()
-        out.pairs.reserveCapacity(f.byteCount / 20)
-        try f.withRecords(required: ["user_id", valueColumn]) { reader, cols, _ in
+        out.pairs.reserveCapacity(part.range.count / 20)
+        f.withRecords(in: part) { reader in
             let cUser = cols["user_id"]!, cValue = cols[valueColumn]!
             var rec = CSVReader.Record()
             while reader.next(into: &rec) {
