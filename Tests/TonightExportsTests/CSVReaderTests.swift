@@ -47,3 +47,37 @@ import Testing
         #expect(records("h\n\n\nv\n").map(\.1) == [1, 4])
     }
 }
+
+/// Splitting a file into parts at record boundaries never cuts a quoted line break, and the
+/// parts give the same records, lines included, as one pass.
+@Suite struct CSVPartsTests {
+    @Test(arguments: [2, 3, 5, 8])
+    func partsAgreeWithOnePass(_ parts: Int) throws {
+        var text = "user_id,note\n"
+        for i in 0..<200 {
+            text += i % 7 == 0 ? "u\(i),\"multi\nline, \"\"quoted\"\"\nnote\"\n" : "u\(i),plain \(i)\n"
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("parts-\(UUID().uuidString.prefix(6)).csv")
+        try Data(text.utf8).write(to: url)
+        let f = try CSVFile(url)
+        let header = try f.header(required: ["user_id"])
+        func read(_ pieces: [CSVFile.Part]) -> [String] {
+            pieces.flatMap { p in
+                f.withRecords(in: p) { reader -> [String] in
+                    var out: [String] = []
+                    var rec = CSVReader.Record()
+                    while reader.next(into: &rec) {
+                        out.append("\(rec.line):" + rec.fields.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "|"))
+                    }
+                    return out
+                }
+            }
+        }
+        let one = read(f.parts(1, headerEnd: header.end, headerLines: header.lines))
+        let many = f.parts(parts, headerEnd: header.end, headerLines: header.lines)
+        #expect(many.count == parts)
+        #expect(read(many) == one)
+        #expect(one.count == 200)
+        #expect(one[7] == "11:u7|multi\nline, \"quoted\"\nnote")
+    }
+}
