@@ -84,7 +84,7 @@ struct UserExportGenerator {
             lines.users += 1
             // Favourites: 0–30, mean ~8, skewed to popular artists.
             let count = tiny ? [3, 2, 4, 0, 3, 1, 2, 5][i % 8]
-                : rng.chance(0.08) ? 0 : min(30, 1 + rng.skewed(30, k: 1.6) + rng.int(0...4))
+                : rng.chance(0.08) ? 0 : min(30, 1 + rng.skewed(31, k: 3) + rng.int(0...2))
             var chosen = Set<Int>()
             for _ in 0..<count {
                 let a = feed.popularity[rng.skewed(favPool, k: 1.8)]
