@@ -164,3 +164,18 @@ enum Field {
         TextNormalizer.clean(trimmed(b))
     }
 }
+
+/// The reject-share rule of user-data.md, per file.
+enum RejectShare {
+    /// A file fails the stage (65) when its rejects exceed the share, or when every row is bad.
+    static func check(_ maxShare: Double, stage: String, _ f: CSVFile, rows: Int, rejects: [ExportReject]) throws {
+        guard !rejects.isEmpty else { return }
+        if rejects.count == rows || Double(rejects.count) > maxShare * Double(rows) {
+            throw TonightError(
+                .invalidInput,
+                "\(rejects.count) of \(rows) rows rejected, more than \(String(format: "%g", maxShare * 100)) % (first: line \(rejects[0].line), \(rejects[0].reason): \(rejects[0].detail))",
+                file: f.url.path, line: rejects[0].line,
+                hint: "see the rejects file; fix the export and re-run with --from \(stage)")
+        }
+    }
+}

@@ -1,19 +1,35 @@
 import Foundation
 import TonightCore
 
-/// A two-column export (`user_id` + a value) read into (user index, value) pairs.
+/// How the second column of a pair file is read.
+enum PairValue: Sendable {
+    case integerID
+    case eventID
+    /// Another interned id (a friend, a session): unknown ones are counted, not rejected.
+    case index(IDIndex)
+}
+
+/// A two-column export (a key id + a value) read into (key index, value) pairs.
 struct PairFile: Sendable {
     var pairs: [(Int32, UInt64)] = []
     var rejects: [ExportReject] = []
     var rows = 0
     var unknownUsers = 0
+    var unknownValues = 0
 
     /// Reads the file in `parts` pieces on all cores; results in file order.
     static func read(_ f: CSVFile, valueColumn: String, isEvent: Bool, index: IDIndex, parts: Int) throws -> PairFile {
-        let header = try f.header(required: ["user_id", valueColumn])
+        try read(f, keyColumn: "user_id", valueColumn: valueColumn, value: isEvent ? .eventID : .integerID, index: index, parts: parts)
+    }
+
+    static func read(
+        _ f: CSVFile, keyColumn: String, valueColumn: String, value: PairValue, index: IDIndex, parts: Int
+    ) throws -> PairFile {
+        let header = try f.header(required: [keyColumn, valueColumn])
         let pieces = f.parts(parts, headerEnd: header.end, headerLines: header.lines)
         let results = try Parallel.map(pieces.count) { i in
-            try read(f, part: pieces[i], columns: header.columns, valueColumn: valueColumn, isEvent: isEvent, index: index)
+            try read(f, part: pieces[i], columns: header.columns, keyColumn: keyColumn, valueColumn: valueColumn, value: value,
+                     index: index)
         }
         var out = results[0]
         for r in results.dropFirst() {
@@ -21,17 +37,19 @@ struct PairFile: Sendable {
             out.rejects += r.rejects
             out.rows += r.rows
             out.unknownUsers += r.unknownUsers
+            out.unknownValues += r.unknownValues
         }
         return out
     }
 
     static func read(
-        _ f: CSVFile, part: CSVFile.Part, columns cols: [String: Int], valueColumn: String, isEvent: Bool, index: IDIndex
+        _ f: CSVFile, part: CSVFile.Part, columns cols: [String: Int], keyColumn: String, valueColumn: String,
+        value kind: PairValue, index: IDIndex
     ) throws -> PairFile {
         var out = PairFile()
         out.pairs.reserveCapacity(part.range.count / 20)
         f.withRecords(in: part) { reader in
-            let cUser = cols["user_id"]!, cValue = cols[valueColumn]!
+            let cUser = cols[keyColumn]!, cValue = cols[valueColumn]!
             var rec = CSVReader.Record()
             while reader.next(into: &rec) {
                 out.rows += 1
@@ -48,24 +66,31 @@ struct PairFile: Sendable {
                 let valueBytes = Field.trimmed(rec.fields[cValue])
                 guard !userBytes.isEmpty, !valueBytes.isEmpty else {
                     out.rejects.append(ExportReject(file: f.name, line: rec.line, reason: "missing-field",
-                                                    detail: userBytes.isEmpty ? "user_id is empty" : "\(valueColumn) is empty"))
+                                                    detail: userBytes.isEmpty ? "\(keyColumn) is empty" : "\(valueColumn) is empty"))
                     continue
                 }
                 let value: UInt64
-                if isEvent {
+                switch kind {
+                case .eventID:
                     guard let e = EventID.parse(valueBytes) else {
                         out.rejects.append(ExportReject(file: f.name, line: rec.line, reason: "bad-id",
                                                         detail: "\(valueColumn) '\(String(decoding: valueBytes, as: UTF8.self))' is not 16 hex digits"))
                         continue
                     }
                     value = e
-                } else {
+                case .integerID:
                     guard let a = Field.int(valueBytes) else {
                         out.rejects.append(ExportReject(file: f.name, line: rec.line, reason: "bad-id",
                                                         detail: "\(valueColumn) '\(String(decoding: valueBytes, as: UTF8.self))' is not an integer id"))
                         continue
                     }
                     value = UInt64(bitPattern: a)
+                case .index(let other):
+                    guard let v = other.find(valueBytes) else {
+                        out.unknownValues += 1
+                        continue
+                    }
+                    value = UInt64(v)
                 }
                 guard let u = index.find(userBytes) else {
                     out.unknownUsers += 1

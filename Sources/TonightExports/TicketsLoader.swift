@@ -96,7 +96,7 @@ package struct TicketsLoader {
             }
             return n
         }
-        try check(usersFile, rows: userRows, rejects: fileRejects)
+        try RejectShare.check(maxRejectShare, stage: "load-tickets", usersFile, rows: userRows, rejects: fileRejects)
         rows["users.csv"] = userRows
         rejects += fileRejects
 
@@ -122,7 +122,7 @@ package struct TicketsLoader {
         for (i, pf) in loaded.enumerated() {
             guard let pf else { continue }
             bytes += files[i]!.byteCount
-            try check(files[i]!, rows: pf.rows, rejects: pf.rejects)
+            try RejectShare.check(maxRejectShare, stage: "load-tickets", files[i]!, rows: pf.rows, rejects: pf.rejects)
             rows[specs[i].name] = pf.rows
             rejects += pf.rejects
             counts["unknown-user", default: 0] += pf.unknownUsers
@@ -183,15 +183,4 @@ package struct TicketsLoader {
         return try CSVFile(url)
     }
 
-    /// A file fails the stage when its rejects exceed the share, or when every row is bad.
-    private func check(_ f: CSVFile, rows: Int, rejects: [ExportReject]) throws {
-        guard !rejects.isEmpty else { return }
-        if rejects.count == rows || Double(rejects.count) > maxRejectShare * Double(rows) {
-            throw TonightError(
-                .invalidInput,
-                "\(rejects.count) of \(rows) rows rejected, more than \(String(format: "%g", maxRejectShare * 100)) % (first: line \(rejects[0].line), \(rejects[0].reason): \(rejects[0].detail))",
-                file: f.url.path, line: rejects[0].line,
-                hint: "see the rejects file; fix the export and re-run with --from load-tickets")
-        }
-    }
 }

@@ -5,7 +5,9 @@ package struct StageGraph: Sendable {
     package let stages: [any Stage]
 
     /// The stages this build implements.
-    package static let standard = StageGraph(stages: [ParseFeedStage(), ParseAffinityStage(), GeocodeStage(), LoadTicketsStage()])
+    package static let standard = StageGraph(stages: [
+        ParseFeedStage(), ParseAffinityStage(), GeocodeStage(), LoadTicketsStage(), LoadPlaymateStage(),
+    ])
 
     package init(stages: [any Stage]) {
         self.stages = stages

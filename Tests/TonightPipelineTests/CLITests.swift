@@ -25,7 +25,7 @@ import TonightCore
         #expect(try runTonight(["run", "--work", work.path]).status == 0)
         let tables = [("parse-feed", ["artists", "categories", "venues", "events", "rejects"]),
                       ("parse-affinity", ["edges", "rejects"]), ("geocode", ["venues", "events"]),
-                      ("load-tickets", ["users", "rejects"])]
+                      ("load-tickets", ["users", "rejects"]), ("load-playmate", ["players", "sessions", "rejects"])]
         for (stage, names) in tables {
             for table in names {
                 let dump = try runTonight(["runs", "dump", "--work", work.path, stage, table])

@@ -9,9 +9,9 @@ import TonightGenerator
         let work = temporaryDirectory()
         let first = try runner(inputs: tinyInputs, work: work).run()
         #expect(first.status == "completed")
-        #expect(first.stages.map(\.action) == ["run", "run", "run", "run"])
+        #expect(first.stages.map(\.action) == ["run", "run", "run", "run", "run"])
         let plan = try runner(inputs: tinyInputs, work: work).plan()
-        #expect(plan.map(\.action) == [.reuse, .reuse, .reuse, .reuse])
+        #expect(plan.map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse])
         #expect(plan[0].reason.contains("matches the output of run \(first.runId)"))
         // A run that reuses still has a complete stage directory.
         let second = try runner(inputs: tinyInputs, work: work).run()
@@ -47,11 +47,11 @@ import TonightGenerator
         // A setting the stage does not read changes nothing.
         var other = TonightConfig()
         other.set("snapshot.retain", .int(3))
-        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse])
+        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse])
         // A setting only parse-affinity reads recomputes only parse-affinity.
         var aff = TonightConfig()
         aff.set("affinity.maxRejectShare", .double(0.2))
-        #expect(try runner(inputs: tinyInputs, work: work, config: aff).plan().map(\.action) == [.reuse, .run, .reuse, .reuse])
+        #expect(try runner(inputs: tinyInputs, work: work, config: aff).plan().map(\.action) == [.reuse, .run, .reuse, .reuse, .reuse])
     }
 
     @Test func forceRecomputes() throws {
@@ -120,7 +120,7 @@ import TonightGenerator
         let only = try runner(inputs: tinyInputs, work: work) { $0.only = ["parse-affinity"]; $0.force = true }.plan()
         #expect(only.map(\.action) == [.reuse, .run])
         let from = try runner(inputs: tinyInputs, work: work) { $0.from = "parse-feed"; $0.force = true }.plan()
-        #expect(from.map(\.action) == [.run, .run, .run, .run])
+        #expect(from.map(\.action) == [.run, .run, .run, .run])  // load-playmate is not downstream of parse-feed
         // An unselected stage without an up-to-date output stops the plan.
         var cfg = TonightConfig()
         cfg.set("feed.camefrom", .string("zz"))
@@ -178,6 +178,28 @@ extension GeneratedFaultsTests {
         let record = try #require(RunStore(work: cleanWork).record(run: clean.runId, stage: "load-tickets"))
         let info = try #require(GeneratedInfo.read(Self.dir))
         #expect(record.rows["users"] == info.counts["users"])
+        #expect(record.rejects.isEmpty)
+    }
+}
+
+extension GeneratedFaultsTests {
+    @Test func playmateFaultsAreRejectedWithFileAndLine() throws {
+        let work = temporaryDirectory()
+        let r = try runner(inputs: Self.dir.appendingPathComponent("faults"), work: work) { $0.only = ["load-playmate"] }.run()
+        let dir = RunStore(work: work).runDirectory(r.runId).appendingPathComponent("load-playmate")
+        let rejects = try String(contentsOf: dir.appendingPathComponent("rejects.ndjson"), encoding: .utf8)
+            .split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let got = rejects.map { "playmate/\($0["file"]!):\($0["line"]!) \($0["reason"]!)" }.sorted()
+        let want = try Self.planted().filter { $0.file.hasPrefix("faults/playmate/") }
+            .map { "\($0.file.dropFirst("faults/".count)):\($0.line) \($0.reason)" }.sorted()
+        #expect(got == want)
+        #expect(want.count == 2)
+        let cleanWork = temporaryDirectory()
+        let clean = try runner(inputs: Self.dir, work: cleanWork) { $0.only = ["load-playmate"] }.run()
+        let record = try #require(RunStore(work: cleanWork).record(run: clean.runId, stage: "load-playmate"))
+        let info = try #require(GeneratedInfo.read(Self.dir))
+        #expect(record.rows["players"] == info.counts["players"])
+        #expect(record.rows["sessions"] == info.counts["sessions"])
         #expect(record.rejects.isEmpty)
     }
 }

@@ -1,0 +1,223 @@
+import Foundation
+import TonightCore
+
+/// What load-playmate produces.
+package struct PlaymateExport: Sendable {
+    package var players: [PlaymatePlayer]
+    package var sessions: [PlaymateSession]
+    package var rejects: [ExportReject]
+    package var counts: [String: Int]
+    package var rows: [String: Int]
+    package var bytes: Int
+}
+
+/// Reads the Playmate exports (user-data.md): players, quiz, sessions, session players, friends.
+package struct PlaymateLoader {
+    package var maxRejectShare = 0.01
+    static let genders: Set<String> = ["Female", "Male", "Non-binary"]
+    static let ageGroups: Set<String> = ["Under 12", "12-17", "18-24", "25-34", "35-44", "45-54", "55-64", "65-74", "75+"]
+
+    package init() {}
+
+    /// Sports are free text compared case-insensitively after trimming.
+    package static func sportKey(_ s: String) -> String {
+        s.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    package func load(directory dir: URL) throws -> PlaymateExport {
+        var rejects: [ExportReject] = []
+        var counts: [String: Int] = [:]
+        var rows: [String: Int] = [:]
+        var bytes = 0
+        func open(_ name: String) throws -> CSVFile {
+            let url = dir.appendingPathComponent(name)
+            guard FileIO.exists(url) else {
+                throw TonightError(.invalidInput, "export file \(name) is missing", file: url.path,
+                                   hint: "the Playmate export holds players, quiz, sessions, session_players and friends CSV files")
+            }
+            let f = try CSVFile(url)
+            bytes += f.byteCount
+            return f
+        }
+
+        // players.csv
+        let playersFile = try open("players.csv")
+        var players: [PlaymatePlayer] = []
+        var index = IDIndex(capacity: playersFile.byteCount / 30)
+        var bad: [ExportReject] = []
+        rows["players.csv"] = try playersFile.withRecords(required: ["user_id"]) { reader, cols, _ -> Int in
+            var rec = CSVReader.Record()
+            var n = 0
+            func field(_ name: String) -> UnsafeBufferPointer<UInt8> {
+                guard let c = cols[name], c < rec.fields.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+                return rec.fields[c]
+            }
+            while reader.next(into: &rec) {
+                n += 1
+                func reject(_ reason: String, _ detail: String) {
+                    bad.append(ExportReject(file: "players.csv", line: rec.line, reason: reason, detail: detail))
+                }
+                if let e = rec.syntaxError { reject("bad-csv", e); continue }
+                guard let id = Field.id(field("user_id")) else { reject("missing-field", "user_id is empty or not a valid id"); continue }
+                var birthday: Int?
+                if !Field.isEmpty(field("birthday")) {
+                    guard let d = CivilTime.parseDate(Field.trimmed(field("birthday"))) else {
+                        reject("bad-date", "birthday '\(String(decoding: field("birthday"), as: UTF8.self))' is not a real YYYY-MM-DD date"); continue
+                    }
+                    birthday = d
+                }
+                let gender = Field.text(field("gender"))
+                if let g = gender, !Self.genders.contains(g) { reject("bad-value", "gender '\(g)' is not Female, Male or Non-binary"); continue }
+                guard let (lat, lon) = coordinates(field("lat"), field("lon"), reject) else { continue }
+                guard index.insert(Field.trimmed(field("user_id"))) != nil else {
+                    reject("duplicate-id", "user_id \(id) appears earlier; the first row is kept"); continue
+                }
+                players.append(PlaymatePlayer(id: id, birthday: birthday, gender: gender, lat: lat, lon: lon))
+            }
+            return n
+        }
+        try RejectShare.check(maxRejectShare, stage: "load-playmate", playersFile, rows: rows["players.csv"]!, rejects: bad)
+        rejects += bad
+
+        // quiz.csv: one row per user who took the quiz.
+        let quizFile = try open("quiz.csv")
+        bad = []
+        rows["quiz.csv"] = try quizFile.withRecords(required: ["user_id"]) { reader, cols, _ -> Int in
+            var rec = CSVReader.Record()
+            var n = 0
+            func field(_ name: String) -> UnsafeBufferPointer<UInt8> {
+                guard let c = cols[name], c < rec.fields.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+                return rec.fields[c]
+            }
+            func list(_ name: String) -> [String] {
+                (Field.text(field(name)) ?? "").split(separator: "|").compactMap { TextNormalizer.clean(String($0)) }
+            }
+            while reader.next(into: &rec) {
+                n += 1
+                func reject(_ reason: String, _ detail: String) {
+                    bad.append(ExportReject(file: "quiz.csv", line: rec.line, reason: reason, detail: detail))
+                }
+                if let e = rec.syntaxError { reject("bad-csv", e); continue }
+                let idBytes = Field.trimmed(field("user_id"))
+                guard !idBytes.isEmpty else { reject("missing-field", "user_id is empty"); continue }
+                guard let (lat, lon) = coordinates(field("lat"), field("lon"), reject) else { continue }
+                guard let p = index.find(idBytes) else { counts["quiz-unknown-user", default: 0] += 1; continue }
+                let genders = list("genders"), ages = list("age_groups")
+                let unknownValues = genders.filter { !Self.genders.contains($0) }.count + ages.filter { !Self.ageGroups.contains($0) }.count
+                if unknownValues > 0 { counts["quiz-unknown-value", default: 0] += unknownValues }
+                if players[Int(p)].quiz != nil { counts["quiz-duplicate", default: 0] += 1 }
+                players[Int(p)].quiz = PlaymateQuiz(
+                    lat: lat, lon: lon, playSports: list("play_sports").map(Self.sportKey),
+                    avoidSports: list("avoid_sports").map(Self.sportKey), genders: genders.filter(Self.genders.contains),
+                    ageGroups: ages.filter(Self.ageGroups.contains))
+            }
+            return n
+        }
+        try RejectShare.check(maxRejectShare, stage: "load-playmate", quizFile, rows: rows["quiz.csv"]!, rejects: bad)
+        rejects += bad
+
+        // sessions.csv
+        let sessionsFile = try open("sessions.csv")
+        var sessions: [PlaymateSession] = []
+        var sessionIndex = IDIndex(capacity: sessionsFile.byteCount / 80)
+        bad = []
+        let required = ["session_id", "sport", "creator_id", "occurs_at", "lat", "lon", "capacity"]
+        rows["sessions.csv"] = try sessionsFile.withRecords(required: required) { reader, cols, _ -> Int in
+            var rec = CSVReader.Record()
+            var n = 0
+            func field(_ name: String) -> UnsafeBufferPointer<UInt8> {
+                guard let c = cols[name], c < rec.fields.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+                return rec.fields[c]
+            }
+            while reader.next(into: &rec) {
+                n += 1
+                func reject(_ reason: String, _ detail: String) {
+                    bad.append(ExportReject(file: "sessions.csv", line: rec.line, reason: reason, detail: detail))
+                }
+                if let e = rec.syntaxError { reject("bad-csv", e); continue }
+                guard let id = Field.id(field("session_id")) else { reject("missing-field", "session_id is empty"); continue }
+                guard let sport = Field.text(field("sport")) else { reject("missing-field", "sport is empty"); continue }
+                guard let creatorID = Field.id(field("creator_id")) else { reject("missing-field", "creator_id is empty"); continue }
+                let whenText = String(decoding: Field.trimmed(field("occurs_at")), as: UTF8.self)
+                guard let when = CivilTime.parseInstant(whenText) else {
+                    reject("bad-date", "occurs_at '\(whenText)' is not ISO 8601 UTC (2026-11-22T18:00:00Z)"); continue
+                }
+                guard Field.isEmpty(field("lat")) == false, Field.isEmpty(field("lon")) == false,
+                    let (la, lo) = coordinates(field("lat"), field("lon"), reject), let lat = la, let lon = lo
+                else {
+                    if bad.last?.line != rec.line { reject("missing-field", "lat and lon are required") }
+                    continue
+                }
+                guard let capacity = Field.int(field("capacity")), capacity >= 1 else {
+                    reject("bad-number", "capacity must be an integer >= 1"); continue
+                }
+                var duration: Int?
+                if !Field.isEmpty(field("duration_min")) {
+                    guard let d = Field.int(field("duration_min")) else { reject("bad-number", "duration_min must be an integer >= 0"); continue }
+                    duration = Int(d)
+                }
+                guard sessionIndex.insert(Field.trimmed(field("session_id"))) != nil else {
+                    reject("duplicate-id", "session_id \(id) appears earlier; the first row is kept"); continue
+                }
+                var creator: Int32 = -1
+                if let c = index.find(Field.trimmed(field("creator_id"))) { creator = c } else { counts["unknown-creator", default: 0] += 1 }
+                sessions.append(PlaymateSession(
+                    id: id, sport: Self.sportKey(sport), sportLabel: sport, skillLevel: Field.text(field("skill_level")),
+                    creatorID: creatorID, creator: creator, occursAt: when, durationMin: duration, lat: lat, lon: lon,
+                    locationName: Field.text(field("location_name")), capacity: Int(capacity)))
+            }
+            return n
+        }
+        try RejectShare.check(maxRejectShare, stage: "load-playmate", sessionsFile, rows: rows["sessions.csv"]!, rejects: bad)
+        rejects += bad
+
+        // session_players.csv and friends.csv: pairs of interned ids.
+        let membersFile = try open("session_players.csv")
+        let members = try PairFile.read(membersFile, keyColumn: "session_id", valueColumn: "user_id", value: .index(index),
+                                        index: sessionIndex, parts: 2)
+        try RejectShare.check(maxRejectShare, stage: "load-playmate", membersFile, rows: members.rows, rejects: members.rejects)
+        rows["session_players.csv"] = members.rows
+        rejects += members.rejects
+        counts["member-unknown-session", default: 0] += members.unknownUsers
+        counts["member-unknown-player", default: 0] += members.unknownValues
+        for (s, p) in members.pairs {
+            let player = Int32(p)
+            if player == sessions[Int(s)].creator || sessions[Int(s)].joined.contains(player) {
+                counts["member-duplicate", default: 0] += 1
+                continue
+            }
+            sessions[Int(s)].joined.append(player)
+        }
+
+        let friendsFile = try open("friends.csv")
+        let friends = try PairFile.read(friendsFile, keyColumn: "user_id", valueColumn: "friend_id", value: .index(index),
+                                        index: index, parts: 2)
+        try RejectShare.check(maxRejectShare, stage: "load-playmate", friendsFile, rows: friends.rows, rejects: friends.rejects)
+        rows["friends.csv"] = friends.rows
+        rejects += friends.rejects
+        counts["friend-unknown-user", default: 0] += friends.unknownUsers + friends.unknownValues
+        for (u, f) in friends.pairs where !players[Int(u)].friends.contains(Int32(f)) {
+            players[Int(u)].friends.append(Int32(f))
+        }
+        for (k, v) in counts where v == 0 { counts[k] = nil }
+        return PlaymateExport(players: players, sessions: sessions, rejects: rejects, counts: counts, rows: rows, bytes: bytes)
+    }
+
+    /// Optional coordinates: both or neither, numbers in range; nil after a reject.
+    private func coordinates(
+        _ latField: UnsafeBufferPointer<UInt8>, _ lonField: UnsafeBufferPointer<UInt8>, _ reject: (String, String) -> Void
+    ) -> (Double?, Double?)? {
+        let hasLat = !Field.isEmpty(latField), hasLon = !Field.isEmpty(lonField)
+        guard hasLat || hasLon else { return (nil, nil) }
+        guard hasLat && hasLon, let la = Field.double(latField), let lo = Field.double(lonField) else {
+            reject("bad-number", "lat and lon must both be numbers")
+            return nil
+        }
+        guard (-90...90).contains(la), (-180...180).contains(lo) else {
+            reject("bad-coordinates", "lat \(la), lon \(lo) out of range")
+            return nil
+        }
+        return (la, lo)
+    }
+
+}

@@ -1,0 +1,46 @@
+import Foundation
+import TonightCore
+import TonightExports
+
+/// `load-playmate`: the Playmate CSV exports to the `players` and `sessions` tables.
+package struct LoadPlaymateStage: Stage {
+    package init() {}
+
+    package let name = "load-playmate"
+    package let summary = "read the Playmate exports (RFC 4180 CSV): players, quiz, sessions, members, friends"
+    package let inputs: [StageInput] = [.directory(role: "playmate", path: "playmate")]
+    package let configKeys = ["exports.maxRejectShare"]
+    package let implementationVersion = 1
+    package let tables = ["players", "sessions", "rejects"]
+
+    package func run(_ context: StageContext) throws -> StageOutcome {
+        var loader = PlaymateLoader()
+        loader.maxRejectShare = context.config.double("exports.maxRejectShare")
+        let export = try loader.load(directory: context.inputsDirectory.appendingPathComponent("playmate"))
+        let out = context.outputDirectory
+        try BinaryTable.write(export.players, table: "players", to: out.appendingPathComponent("players.bin"))
+        try BinaryTable.write(export.sessions, table: "sessions", to: out.appendingPathComponent("sessions.bin"))
+        try writeNDJSON(export.rejects, to: out.appendingPathComponent("rejects.ndjson")) { r, w in r.writeJSON(to: &w) }
+        var outcome = StageOutcome()
+        outcome.rows = ["players": export.players.count, "sessions": export.sessions.count]
+        for (file, n) in export.rows { outcome.rows["rows." + file] = n }
+        outcome.warnings = export.counts
+        for r in export.rejects { outcome.rejects[r.reason, default: 0] += 1 }
+        outcome.details["inputBytes"] = String(export.bytes)
+        return outcome
+    }
+
+    package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
+        guard table != "rejects" else { return try dumpFile(dir.appendingPathComponent("rejects.ndjson"), to: sink) }
+        guard tables.contains(table) else { throw unknownTable(table) }
+        // Player indices are shown as the players' ids.
+        let ids = try BinaryTable.read(PlaymatePlayer.self, table: "players", from: dir.appendingPathComponent("players.bin")) {
+            try PlaymatePlayer(from: &$0).id
+        }
+        let name = { (i: Int32) in i >= 0 && Int(i) < ids.count ? ids[Int(i)] : "?" }
+        switch table {
+        case "players": try dumpTable(PlaymatePlayer.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w, ids: name) }
+        default: try dumpTable(PlaymateSession.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w, ids: name) }
+        }
+    }
+}
