@@ -73,3 +73,10 @@ package final class BackgroundJob: @unchecked Sendable {
         if let error { throw error }
     }
 }
+
+/// Hands a pointer to concurrent code that writes disjoint parts of it (the caller
+/// guarantees the parts do not overlap and the memory outlives the work).
+package struct UnsafeSendable<T>: @unchecked Sendable {
+    package let value: T
+    package init(_ value: T) { self.value = value }
+}

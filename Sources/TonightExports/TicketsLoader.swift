@@ -36,66 +36,35 @@ package struct TicketsLoader {
         // users.csv first: it defines who exists.
         let usersFile = try open(dir, "users.csv", optional: false)!
         bytes += usersFile.byteCount
+        // Rows are parsed (and home ZIPs geocoded) in two parts on the two cores; ids are then
+        // interned in file order, so "the first row is kept" holds for duplicates.
+        let header = try usersFile.header(required: ["user_id"])
+        let pieces = usersFile.parts(2, headerEnd: header.end, headerLines: header.lines)
+        let geocoder = self.geocoder
+        let parsed = try Parallel.map(pieces.count) { i in
+            UserRows.read(usersFile, part: pieces[i], columns: header.columns, geocoder: geocoder)
+        }
         var users: [TicketsUser] = []
+        users.reserveCapacity(parsed.reduce(0) { $0 + $1.users.count })
         var index = IDIndex(capacity: usersFile.byteCount / 20)
         var fileRejects: [ExportReject] = []
-        let userRows = try usersFile.withRecords(required: ["user_id"]) { reader, cols, _ -> Int in
-            var rec = CSVReader.Record()
-            var n = 0
-            let cId = cols["user_id"]!, cZip = cols["home_zip"], cLat = cols["lat"], cLon = cols["lon"]
-            let cRadius = cols["radius_km"], cPrice = cols["max_price"]
-            func field(_ c: Int?) -> UnsafeBufferPointer<UInt8> {
-                guard let c, c < rec.fields.count else { return UnsafeBufferPointer(start: nil, count: 0) }
-                return rec.fields[c]
-            }
-            while reader.next(into: &rec) {
-                n += 1
-                func reject(_ reason: String, _ detail: String) {
-                    fileRejects.append(ExportReject(file: "users.csv", line: rec.line, reason: reason, detail: detail))
-                }
-                if let e = rec.syntaxError { reject("bad-csv", e); continue }
-                guard let id = Field.id(field(cId)) else { reject("missing-field", "user_id is empty or not a valid id"); continue }
-                var lat: Double?, lon: Double?
-                let hasLat = !Field.isEmpty(field(cLat)), hasLon = !Field.isEmpty(field(cLon))
-                if hasLat || hasLon {
-                    guard hasLat && hasLon, let la = Field.double(field(cLat)), let lo = Field.double(field(cLon)) else {
-                        reject("bad-number", "lat and lon must both be numbers"); continue
-                    }
-                    guard (-90...90).contains(la), (-180...180).contains(lo) else {
-                        reject("bad-coordinates", "lat \(la), lon \(lo) out of range"); continue
-                    }
-                    lat = la
-                    lon = lo
-                }
-                var radius: Double?
-                if !Field.isEmpty(field(cRadius)) {
-                    guard let r = Field.double(field(cRadius)), r > 0 else { reject("bad-number", "radius_km must be a positive number"); continue }
-                    radius = r
-                }
-                var price: Double?
-                if !Field.isEmpty(field(cPrice)) {
-                    guard let p = Field.double(field(cPrice)), p >= 0 else { reject("bad-number", "max_price must be a number >= 0"); continue }
-                    price = p
-                }
-                let idBytes = Field.trimmed(field(cId))
-                guard index.insert(idBytes) != nil else { reject("duplicate-id", "user_id \(id) appears earlier; the first row is kept"); continue }
-                let zip = Field.text(field(cZip))
-                var user = TicketsUser(id: id, homeZip: zip, lat: lat, lon: lon, location: lat != nil ? "coordinates" : "none",
-                                       radiusKm: radius, maxPrice: price)
-                if lat == nil, zip != nil {
-                    let p = geocoder.place(zip: zip)
-                    if p.precision == .postal {
-                        user.lat = p.lat
-                        user.lon = p.lon
-                        user.location = "postal"
-                    } else {
-                        counts["ungeocoded-zip", default: 0] += 1
-                    }
+        var userRows = 0
+        for part in parsed {
+            userRows += part.rows
+            fileRejects += part.rejects
+            if part.ungeocoded > 0 { counts["ungeocoded-zip", default: 0] += part.ungeocoded }
+            for (k, user) in part.users.enumerated() {
+                var id = user.id
+                let fresh = id.withUTF8 { index.insert($0) != nil }
+                guard fresh else {
+                    fileRejects.append(ExportReject(file: "users.csv", line: part.lines[k], reason: "duplicate-id",
+                                                    detail: "user_id \(user.id) appears earlier; the first row is kept"))
+                    continue
                 }
                 users.append(user)
             }
-            return n
         }
+        fileRejects.sort { $0.line < $1.line }
         try RejectShare.check(maxRejectShare, stage: "load-tickets", usersFile, rows: userRows, rejects: fileRejects)
         rows["users.csv"] = userRows
         rejects += fileRejects
@@ -136,37 +105,57 @@ package struct TicketsLoader {
                 grouped[Int(fill[Int(u)])] = v
                 fill[Int(u)] += 1
             }
-            for u in 0..<users.count {
-                let lo = Int(order[u]), hi = Int(order[u + 1])
-                guard lo < hi else { continue }
-                switch specs[i].name {
-                case "favorites.csv":
-                    var list: [Int64] = []
-                    list.reserveCapacity(hi - lo)
-                    for k in lo..<hi {
-                        let artist = Int64(bitPattern: grouped[k])
-                        guard knownArtists.contains(artist) else { counts["unknown-artist", default: 0] += 1; continue }
-                        if list.contains(artist) { counts["duplicate-favorite", default: 0] += 1; continue }
-                        list.append(artist)
+            // Each user's list, built on both cores over halves of the user range.
+            let groupStart = order, values = grouped
+            let kind = specs[i].name
+            let knownArtists = self.knownArtists, knownEvents = self.knownEvents
+            let halves = 2
+            let partCounts = users.withUnsafeMutableBufferPointer { buf -> [[String: Int]] in
+                let base = UnsafeSendable(buf)
+                var results = [[String: Int]](repeating: [:], count: halves)
+                let box = UnsafeSendable(UnsafeMutableBufferPointer(start: &results, count: halves))
+                DispatchQueue.concurrentPerform(iterations: halves) { h in
+                    let users = base.value
+                    var local: [String: Int] = [:]
+                    let from = users.count * h / halves, to = users.count * (h + 1) / halves
+                    for u in from..<to {
+                        let lo = Int(groupStart[u]), hi = Int(groupStart[u + 1])
+                        guard lo < hi else { continue }
+                        switch kind {
+                        case "favorites.csv":
+                            var list: [Int64] = []
+                            list.reserveCapacity(hi - lo)
+                            for k in lo..<hi {
+                                let artist = Int64(bitPattern: values[k])
+                                guard knownArtists.contains(artist) else { local["unknown-artist", default: 0] += 1; continue }
+                                if list.contains(artist) { local["duplicate-favorite", default: 0] += 1; continue }
+                                list.append(artist)
+                            }
+                            users[u].favorites = list
+                        case "follows.csv":
+                            var list: [UInt64] = []
+                            for k in lo..<hi {
+                                let e = values[k]
+                                if !knownEvents.contains(e) { local["unknown-event-followed", default: 0] += 1 }
+                                if !list.contains(e) { list.append(e) }
+                            }
+                            users[u].follows = list
+                        default:
+                            var list: [UInt64] = []
+                            for k in lo..<hi {
+                                let e = values[k]
+                                guard knownEvents.contains(e) else { local["unknown-event-dismissed", default: 0] += 1; continue }
+                                if !list.contains(e) { list.append(e) }
+                            }
+                            users[u].dismissed = list
+                        }
                     }
-                    users[u].favorites = list
-                case "follows.csv":
-                    var list: [UInt64] = []
-                    for k in lo..<hi {
-                        let e = grouped[k]
-                        if !knownEvents.contains(e) { counts["unknown-event-followed", default: 0] += 1 }
-                        if !list.contains(e) { list.append(e) }
-                    }
-                    users[u].follows = list
-                default:
-                    var list: [UInt64] = []
-                    for k in lo..<hi {
-                        let e = grouped[k]
-                        guard knownEvents.contains(e) else { counts["unknown-event-dismissed", default: 0] += 1; continue }
-                        if !list.contains(e) { list.append(e) }
-                    }
-                    users[u].dismissed = list
+                    box.value[h] = local
                 }
+                return results
+            }
+            for local in partCounts {
+                for (k, v) in local { counts[k, default: 0] += v }
             }
         }
         for (k, v) in counts where v == 0 { counts[k] = nil }
