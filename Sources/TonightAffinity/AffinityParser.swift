@@ -43,40 +43,58 @@ package struct AffinityParser {
 
     package init(artists: [(id: Int64, name: String)]) {
         ids = artists.map(\.id)
-        var index: [Int64: Int32] = [:]
-        index.reserveCapacity(artists.count)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(artists.count * 24)
-        var starts: [Int32] = [0]
-        starts.reserveCapacity(artists.count + 1)
-        var keys: [UInt8] = []
-        keys.reserveCapacity(artists.count * 24)
-        var keyStarts: [Int32] = [0]
-        keyStarts.reserveCapacity(artists.count + 1)
-        for (i, a) in artists.enumerated() {
-            index[a.id] = Int32(i)
-            var name = a.name
-            name.withUTF8 { bytes.append(contentsOf: $0) }
-            starts.append(Int32(bytes.count))
-            TextNormalizer.appendNameKey(a.name, to: &keys)
-            keyStarts.append(Int32(keys.count))
+        // Three independent pieces of work on the two cores: the id index, the name arena,
+        // and the normalised keys with their hashes.
+        let n = artists.count
+        let parts = try! Parallel.map(3) { job -> IndexPart in
+            var part = IndexPart()
+            switch job {
+            case 0:
+                part.index.reserveCapacity(n)
+                for (i, a) in artists.enumerated() { part.index[a.id] = Int32(i) }
+            case 1:
+                part.bytes.reserveCapacity(n * 24)
+                part.starts.reserveCapacity(n + 1)
+                for a in artists {
+                    var name = a.name
+                    name.withUTF8 { part.bytes.append(contentsOf: $0) }
+                    part.starts.append(Int32(part.bytes.count))
+                }
+            default:
+                part.bytes.reserveCapacity(n * 24)
+                part.starts.reserveCapacity(n + 1)
+                for a in artists {
+                    TextNormalizer.appendNameKey(a.name, to: &part.bytes)
+                    part.starts.append(Int32(part.bytes.count))
+                }
+                part.bytes.withUnsafeBufferPointer { kb in
+                    part.hashes = (0..<n).map { i in
+                        Self.fnv1a(UnsafeBufferPointer(rebasing: kb[Int(part.starts[i])..<Int(part.starts[i + 1])]))
+                    }
+                }
+            }
+            return part
         }
         var byKeyHash: [UInt64: Int32] = [:]
-        byKeyHash.reserveCapacity(artists.count)
-        var next = [Int32](repeating: -1, count: artists.count)
-        keys.withUnsafeBufferPointer { kb in
-            for i in stride(from: artists.count - 1, through: 0, by: -1) {
-                let h = Self.fnv1a(UnsafeBufferPointer(rebasing: kb[Int(keyStarts[i])..<Int(keyStarts[i + 1])]))
-                if let first = byKeyHash.updateValue(Int32(i), forKey: h) { next[i] = first }
-            }
+        byKeyHash.reserveCapacity(n)
+        var next = [Int32](repeating: -1, count: n)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            if let first = byKeyHash.updateValue(Int32(i), forKey: parts[2].hashes[i]) { next[i] = first }
         }
-        self.index = index
-        nameBytes = bytes
-        nameStart = starts
+        index = parts[0].index
+        nameBytes = parts[1].bytes
+        nameStart = parts[1].starts
         self.byKeyHash = byKeyHash
         self.next = next
-        keyBytes = keys
-        keyStart = keyStarts
+        keyBytes = parts[2].bytes
+        keyStart = parts[2].starts
+    }
+
+    private struct IndexPart: Sendable {
+        var index: [Int64: Int32] = [:]
+        var bytes: [UInt8] = []
+        var starts: [Int32] = [0]
+        var hashes: [UInt64] = []
     }
 
     /// The artist ids whose normalised name equals the key of `name`, in feed order.
