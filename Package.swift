@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "TonightGeoTests", dependencies: ["TonightGeo", "TonightFeed", "TonightCore"]),
         .testTarget(
             name: "TonightPipelineTests",
-            dependencies: ["TonightPipeline", "TonightFeed", "TonightAffinity", "TonightCore", "TonightGenerator"]),
+            dependencies: ["TonightPipeline", "TonightFeed", "TonightAffinity", "TonightGeo", "TonightCore", "TonightGenerator"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import Testing
 import TonightCore
 @testable import TonightPipeline
 import TonightGenerator
+import TonightGeo
 
 @Suite struct StageRunnerTests {
     @Test func firstRunRunsThenReuses() throws {
@@ -201,5 +202,36 @@ extension GeneratedFaultsTests {
         #expect(record.rows["players"] == info.counts["players"])
         #expect(record.rows["sessions"] == info.counts["sessions"])
         #expect(record.rejects.isEmpty)
+    }
+}
+
+/// geocoding.md's expectations on generated data: real US ZIPs at `postal`, Canadian venues
+/// at `city` (95 % or more), the planted unresolvable venues at `none`.
+@Suite struct GeneratedGeocodingTests {
+    @Test func precisionOnTheSmallFeed() throws {
+        let work = temporaryDirectory()
+        let r = try runner(inputs: GeneratedFaultsTests.dir, work: work) { $0.only = ["parse-feed", "geocode"] }.run()
+        let dir = RunStore(work: work).runDirectory(r.runId).appendingPathComponent("geocode")
+        let venues = try BinaryTable.read(TonightGeo.GeocodedVenue.self, table: "venues", from: dir.appendingPathComponent("venues.bin"))
+        let table = TonightGeo.GeoTable.bundled
+        let realZIPs = Set(table.zips.map(\.zip))
+        var canadian = 0, canadianCity = 0
+        for v in venues {
+            let p = v.placement
+            if v.venue.country == "US", let z = TonightGeo.Geocoder.zip5(v.venue.zip), realZIPs.contains(z) {
+                #expect(p.precision == .postal, "\(v.venue.id) \(v.venue.zip ?? "")")
+            }
+            if v.venue.country == "CA" {
+                canadian += 1
+                if p.precision == .city { canadianCity += 1 }
+            }
+            if v.venue.city?.hasPrefix("Nowhere Flats") == true {
+                #expect(p.precision == .none && p.timeZone == nil && p.lat == nil)
+            }
+            if p.precision != .none { #expect(p.timeZone != nil && p.lat != nil && p.lon != nil) }
+        }
+        #expect(canadian > 50)
+        #expect(Double(canadianCity) >= 0.95 * Double(canadian))
+        #expect(venues.filter { $0.placement.precision == .none }.count == 2)
     }
 }
