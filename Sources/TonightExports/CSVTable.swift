@@ -117,6 +117,48 @@ final class CSVFile: @unchecked Sendable {
     }
 }
 
+/// One record of an export, with its columns by name.
+struct CSVRow {
+    let record: CSVReader.Record
+    let columns: [String: Int]
+
+    var line: Int { record.line }
+
+    /// The named column's bytes (empty when the column or the field is missing).
+    subscript(_ name: String) -> UnsafeBufferPointer<UInt8> {
+        guard let c = columns[name], c < record.fields.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return record.fields[c]
+    }
+}
+
+extension CSVFile {
+    /// Every record after the header: syntax errors are rejected here; `body` gets the row and
+    /// a function that rejects it with a reason. Returns the number of data rows.
+    func forEachRow(
+        required: [String], rejects: inout [ExportReject], _ body: (CSVRow, (String, String) -> Void) throws -> Void
+    ) throws -> Int {
+        try withRecords(required: required) { reader, cols, _ -> Int in
+            var rec = CSVReader.Record()
+            var n = 0
+            while reader.next(into: &rec) {
+                n += 1
+                let line = rec.line
+                var rowRejects: [ExportReject] = []
+                let reject = { (reason: String, detail: String) in
+                    rowRejects.append(ExportReject(file: self.name, line: line, reason: reason, detail: detail))
+                }
+                if let e = rec.syntaxError {
+                    reject("bad-csv", e)
+                } else {
+                    try body(CSVRow(record: rec, columns: cols), reject)
+                }
+                rejects += rowRejects
+            }
+            return n
+        }
+    }
+}
+
 /// Field parsing helpers shared by the loaders.
 enum Field {
     @inline(__always) static func trimmed(_ b: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {

@@ -45,36 +45,22 @@ package struct PlaymateLoader {
         var players: [PlaymatePlayer] = []
         var index = IDIndex(capacity: playersFile.byteCount / 30)
         var bad: [ExportReject] = []
-        rows["players.csv"] = try playersFile.withRecords(required: ["user_id"]) { reader, cols, _ -> Int in
-            var rec = CSVReader.Record()
-            var n = 0
-            func field(_ name: String) -> UnsafeBufferPointer<UInt8> {
-                guard let c = cols[name], c < rec.fields.count else { return UnsafeBufferPointer(start: nil, count: 0) }
-                return rec.fields[c]
+        rows["players.csv"] = try playersFile.forEachRow(required: ["user_id"], rejects: &bad) { row, reject in
+            guard let id = Field.id(row["user_id"]) else { reject("missing-field", "user_id is empty or not a valid id"); return }
+            var birthday: Int?
+            if !Field.isEmpty(row["birthday"]) {
+                guard let d = CivilTime.parseDate(Field.trimmed(row["birthday"])) else {
+                    reject("bad-date", "birthday '\(String(decoding: row["birthday"], as: UTF8.self))' is not a real YYYY-MM-DD date"); return
+                }
+                birthday = d
             }
-            while reader.next(into: &rec) {
-                n += 1
-                func reject(_ reason: String, _ detail: String) {
-                    bad.append(ExportReject(file: "players.csv", line: rec.line, reason: reason, detail: detail))
-                }
-                if let e = rec.syntaxError { reject("bad-csv", e); continue }
-                guard let id = Field.id(field("user_id")) else { reject("missing-field", "user_id is empty or not a valid id"); continue }
-                var birthday: Int?
-                if !Field.isEmpty(field("birthday")) {
-                    guard let d = CivilTime.parseDate(Field.trimmed(field("birthday"))) else {
-                        reject("bad-date", "birthday '\(String(decoding: field("birthday"), as: UTF8.self))' is not a real YYYY-MM-DD date"); continue
-                    }
-                    birthday = d
-                }
-                let gender = Field.text(field("gender"))
-                if let g = gender, !Self.genders.contains(g) { reject("bad-value", "gender '\(g)' is not Female, Male or Non-binary"); continue }
-                guard let (lat, lon) = coordinates(field("lat"), field("lon"), reject) else { continue }
-                guard index.insert(Field.trimmed(field("user_id"))) != nil else {
-                    reject("duplicate-id", "user_id \(id) appears earlier; the first row is kept"); continue
-                }
-                players.append(PlaymatePlayer(id: id, birthday: birthday, gender: gender, lat: lat, lon: lon))
+            let gender = Field.text(row["gender"])
+            if let g = gender, !Self.genders.contains(g) { reject("bad-value", "gender '\(g)' is not Female, Male or Non-binary"); return }
+            guard let (lat, lon) = coordinates(row["lat"], row["lon"], reject) else { return }
+            guard index.insert(Field.trimmed(row["user_id"])) != nil else {
+                reject("duplicate-id", "user_id \(id) appears earlier; the first row is kept"); return
             }
-            return n
+            players.append(PlaymatePlayer(id: id, birthday: birthday, gender: gender, lat: lat, lon: lon))
         }
         try RejectShare.check(maxRejectShare, stage: "load-playmate", playersFile, rows: rows["players.csv"]!, rejects: bad)
         rejects += bad
@@ -82,36 +68,22 @@ package struct PlaymateLoader {
         // quiz.csv: one row per user who took the quiz.
         let quizFile = try open("quiz.csv")
         bad = []
-        rows["quiz.csv"] = try quizFile.withRecords(required: ["user_id"]) { reader, cols, _ -> Int in
-            var rec = CSVReader.Record()
-            var n = 0
-            func field(_ name: String) -> UnsafeBufferPointer<UInt8> {
-                guard let c = cols[name], c < rec.fields.count else { return UnsafeBufferPointer(start: nil, count: 0) }
-                return rec.fields[c]
-            }
+        rows["quiz.csv"] = try quizFile.forEachRow(required: ["user_id"], rejects: &bad) { row, reject in
             func list(_ name: String) -> [String] {
-                (Field.text(field(name)) ?? "").split(separator: "|").compactMap { TextNormalizer.clean(String($0)) }
+                (Field.text(row[name]) ?? "").split(separator: "|").compactMap { TextNormalizer.clean(String($0)) }
             }
-            while reader.next(into: &rec) {
-                n += 1
-                func reject(_ reason: String, _ detail: String) {
-                    bad.append(ExportReject(file: "quiz.csv", line: rec.line, reason: reason, detail: detail))
-                }
-                if let e = rec.syntaxError { reject("bad-csv", e); continue }
-                let idBytes = Field.trimmed(field("user_id"))
-                guard !idBytes.isEmpty else { reject("missing-field", "user_id is empty"); continue }
-                guard let (lat, lon) = coordinates(field("lat"), field("lon"), reject) else { continue }
-                guard let p = index.find(idBytes) else { counts["quiz-unknown-user", default: 0] += 1; continue }
-                let genders = list("genders"), ages = list("age_groups")
-                let unknownValues = genders.filter { !Self.genders.contains($0) }.count + ages.filter { !Self.ageGroups.contains($0) }.count
-                if unknownValues > 0 { counts["quiz-unknown-value", default: 0] += unknownValues }
-                if players[Int(p)].quiz != nil { counts["quiz-duplicate", default: 0] += 1 }
-                players[Int(p)].quiz = PlaymateQuiz(
-                    lat: lat, lon: lon, playSports: list("play_sports").map(Self.sportKey),
-                    avoidSports: list("avoid_sports").map(Self.sportKey), genders: genders.filter(Self.genders.contains),
-                    ageGroups: ages.filter(Self.ageGroups.contains))
-            }
-            return n
+            let idBytes = Field.trimmed(row["user_id"])
+            guard !idBytes.isEmpty else { reject("missing-field", "user_id is empty"); return }
+            guard let (lat, lon) = coordinates(row["lat"], row["lon"], reject) else { return }
+            guard let p = index.find(idBytes) else { counts["quiz-unknown-user", default: 0] += 1; return }
+            let genders = list("genders"), ages = list("age_groups")
+            let unknownValues = genders.filter { !Self.genders.contains($0) }.count + ages.filter { !Self.ageGroups.contains($0) }.count
+            if unknownValues > 0 { counts["quiz-unknown-value", default: 0] += unknownValues }
+            if players[Int(p)].quiz != nil { counts["quiz-duplicate", default: 0] += 1 }
+            players[Int(p)].quiz = PlaymateQuiz(
+                lat: lat, lon: lon, playSports: list("play_sports").map(Self.sportKey),
+                avoidSports: list("avoid_sports").map(Self.sportKey), genders: genders.filter(Self.genders.contains),
+                ageGroups: ages.filter(Self.ageGroups.contains))
         }
         try RejectShare.check(maxRejectShare, stage: "load-playmate", quizFile, rows: rows["quiz.csv"]!, rejects: bad)
         rejects += bad
@@ -122,51 +94,35 @@ package struct PlaymateLoader {
         var sessionIndex = IDIndex(capacity: sessionsFile.byteCount / 80)
         bad = []
         let required = ["session_id", "sport", "creator_id", "occurs_at", "lat", "lon", "capacity"]
-        rows["sessions.csv"] = try sessionsFile.withRecords(required: required) { reader, cols, _ -> Int in
-            var rec = CSVReader.Record()
-            var n = 0
-            func field(_ name: String) -> UnsafeBufferPointer<UInt8> {
-                guard let c = cols[name], c < rec.fields.count else { return UnsafeBufferPointer(start: nil, count: 0) }
-                return rec.fields[c]
+        rows["sessions.csv"] = try sessionsFile.forEachRow(required: required, rejects: &bad) { row, reject in
+            guard let id = Field.id(row["session_id"]) else { reject("missing-field", "session_id is empty"); return }
+            guard let sport = Field.text(row["sport"]) else { reject("missing-field", "sport is empty"); return }
+            guard let creatorID = Field.id(row["creator_id"]) else { reject("missing-field", "creator_id is empty"); return }
+            let whenText = String(decoding: Field.trimmed(row["occurs_at"]), as: UTF8.self)
+            guard let when = CivilTime.parseInstant(whenText) else {
+                reject("bad-date", "occurs_at '\(whenText)' is not ISO 8601 UTC (2026-11-22T18:00:00Z)"); return
             }
-            while reader.next(into: &rec) {
-                n += 1
-                func reject(_ reason: String, _ detail: String) {
-                    bad.append(ExportReject(file: "sessions.csv", line: rec.line, reason: reason, detail: detail))
-                }
-                if let e = rec.syntaxError { reject("bad-csv", e); continue }
-                guard let id = Field.id(field("session_id")) else { reject("missing-field", "session_id is empty"); continue }
-                guard let sport = Field.text(field("sport")) else { reject("missing-field", "sport is empty"); continue }
-                guard let creatorID = Field.id(field("creator_id")) else { reject("missing-field", "creator_id is empty"); continue }
-                let whenText = String(decoding: Field.trimmed(field("occurs_at")), as: UTF8.self)
-                guard let when = CivilTime.parseInstant(whenText) else {
-                    reject("bad-date", "occurs_at '\(whenText)' is not ISO 8601 UTC (2026-11-22T18:00:00Z)"); continue
-                }
-                guard Field.isEmpty(field("lat")) == false, Field.isEmpty(field("lon")) == false,
-                    let (la, lo) = coordinates(field("lat"), field("lon"), reject), let lat = la, let lon = lo
-                else {
-                    if bad.last?.line != rec.line { reject("missing-field", "lat and lon are required") }
-                    continue
-                }
-                guard let capacity = Field.int(field("capacity")), capacity >= 1 else {
-                    reject("bad-number", "capacity must be an integer >= 1"); continue
-                }
-                var duration: Int?
-                if !Field.isEmpty(field("duration_min")) {
-                    guard let d = Field.int(field("duration_min")) else { reject("bad-number", "duration_min must be an integer >= 0"); continue }
-                    duration = Int(d)
-                }
-                guard sessionIndex.insert(Field.trimmed(field("session_id"))) != nil else {
-                    reject("duplicate-id", "session_id \(id) appears earlier; the first row is kept"); continue
-                }
-                var creator: Int32 = -1
-                if let c = index.find(Field.trimmed(field("creator_id"))) { creator = c } else { counts["unknown-creator", default: 0] += 1 }
-                sessions.append(PlaymateSession(
-                    id: id, sport: Self.sportKey(sport), sportLabel: sport, skillLevel: Field.text(field("skill_level")),
-                    creatorID: creatorID, creator: creator, occursAt: when, durationMin: duration, lat: lat, lon: lon,
-                    locationName: Field.text(field("location_name")), capacity: Int(capacity)))
+            guard !Field.isEmpty(row["lat"]), !Field.isEmpty(row["lon"]) else {
+                reject("missing-field", "lat and lon are required"); return
             }
-            return n
+            guard let (la, lo) = coordinates(row["lat"], row["lon"], reject), let lat = la, let lon = lo else { return }
+            guard let capacity = Field.int(row["capacity"]), capacity >= 1 else {
+                reject("bad-number", "capacity must be an integer >= 1"); return
+            }
+            var duration: Int?
+            if !Field.isEmpty(row["duration_min"]) {
+                guard let d = Field.int(row["duration_min"]) else { reject("bad-number", "duration_min must be an integer >= 0"); return }
+                duration = Int(d)
+            }
+            guard sessionIndex.insert(Field.trimmed(row["session_id"])) != nil else {
+                reject("duplicate-id", "session_id \(id) appears earlier; the first row is kept"); return
+            }
+            var creator: Int32 = -1
+            if let c = index.find(Field.trimmed(row["creator_id"])) { creator = c } else { counts["unknown-creator", default: 0] += 1 }
+            sessions.append(PlaymateSession(
+                id: id, sport: Self.sportKey(sport), sportLabel: sport, skillLevel: Field.text(row["skill_level"]),
+                creatorID: creatorID, creator: creator, occursAt: when, durationMin: duration, lat: lat, lon: lon,
+                locationName: Field.text(row["location_name"]), capacity: Int(capacity)))
         }
         try RejectShare.check(maxRejectShare, stage: "load-playmate", sessionsFile, rows: rows["sessions.csv"]!, rejects: bad)
         rejects += bad
