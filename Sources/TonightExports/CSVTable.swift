@@ -74,6 +74,18 @@ final class CSVFile: @unchecked Sendable {
         }
     }
 
+    /// Whether a byte range holds a quote character (the fast two-column path needs none).
+    func containsQuote(in range: Range<Int>) -> Bool {
+        data.withUnsafeBytes { raw in
+            let b = raw.bindMemory(to: UInt8.self)
+            return memchr(b.baseAddress! + range.lowerBound, 0x22, range.count) != nil
+        }
+    }
+
+    func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try data.withUnsafeBytes { raw in try body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[range])) }
+    }
+
     /// The header's columns and where the records start.
     func header(required: [String]) throws -> (columns: [String: Int], end: Int, lines: Int) {
         try withRecords(required: required) { reader, cols, _ in (cols, reader.offset, reader.currentLine - 1) }

@@ -48,8 +48,92 @@ struct PairFile: Sendable {
     ) throws -> PairFile {
         var out = PairFile()
         out.pairs.reserveCapacity(part.range.count / 20)
+        let cUser = cols[keyColumn]!, cValue = cols[valueColumn]!
+
+        /// One row's two fields (or a reason it has none).
+        func handle(_ line: Int, _ user: UnsafeBufferPointer<UInt8>, _ valueField: UnsafeBufferPointer<UInt8>) {
+            let userBytes = Field.trimmed(user)
+            let valueBytes = Field.trimmed(valueField)
+            guard !userBytes.isEmpty, !valueBytes.isEmpty else {
+                out.rejects.append(ExportReject(file: f.name, line: line, reason: "missing-field",
+                                                detail: userBytes.isEmpty ? "\(keyColumn) is empty" : "\(valueColumn) is empty"))
+                return
+            }
+            let value: UInt64
+            switch kind {
+            case .eventID:
+                guard let e = EventID.parse(valueBytes) else {
+                    out.rejects.append(ExportReject(file: f.name, line: line, reason: "bad-id",
+                                                    detail: "\(valueColumn) '\(String(decoding: valueBytes, as: UTF8.self))' is not 16 hex digits"))
+                    return
+                }
+                value = e
+            case .integerID:
+                guard let a = Field.int(valueBytes) else {
+                    out.rejects.append(ExportReject(file: f.name, line: line, reason: "bad-id",
+                                                    detail: "\(valueColumn) '\(String(decoding: valueBytes, as: UTF8.self))' is not an integer id"))
+                    return
+                }
+                value = UInt64(bitPattern: a)
+            case .index(let other):
+                guard let v = other.find(valueBytes) else {
+                    out.unknownValues += 1
+                    return
+                }
+                value = UInt64(v)
+            }
+            guard let u = index.find(userBytes) else {
+                out.unknownUsers += 1
+                return
+            }
+            out.pairs.append((u, value))
+        }
+
+        func tooFew(_ line: Int, _ got: Int) {
+            out.rejects.append(ExportReject(file: f.name, line: line, reason: "missing-field",
+                                            detail: "expected at least \(max(cUser, cValue) + 1) fields, got \(got)"))
+        }
+
+        // Fast path: a two-column file part without a single quote character is plain
+        // `a,b` lines, scanned directly (the generic reader builds a field array per row).
+        if f.columnCount == 2, !f.containsQuote(in: part.range) {
+            f.withBytes(in: part.range) { b in
+                var i = 0
+                var line = part.firstLine
+                while i < b.count {
+                    var end = i
+                    var comma = -1
+                    var commas = 0
+                    while end < b.count, b[end] != 0x0A {
+                        if b[end] == 0x2C {
+                            if comma < 0 { comma = end }
+                            commas += 1
+                        }
+                        end += 1
+                    }
+                    var stop = end
+                    if stop > i, b[stop - 1] == 0x0D { stop -= 1 }
+                    if stop > i {
+                        out.rows += 1
+                        if comma < 0 {
+                            tooFew(line, 1)
+                        } else {
+                            // Fields past the second are ignored, as the generic reader does.
+                            var second = comma + 1
+                            while second < stop, b[second] != 0x2C { second += 1 }
+                            let first = UnsafeBufferPointer(rebasing: b[i..<comma])
+                            let next = UnsafeBufferPointer(rebasing: b[(comma + 1)..<second])
+                            if cUser == 0 { handle(line, first, next) } else { handle(line, next, first) }
+                        }
+                    }
+                    i = end + 1
+                    line += 1
+                }
+            }
+            return out
+        }
+
         f.withRecords(in: part) { reader in
-            let cUser = cols[keyColumn]!, cValue = cols[valueColumn]!
             var rec = CSVReader.Record()
             while reader.next(into: &rec) {
                 out.rows += 1
@@ -58,45 +142,10 @@ struct PairFile: Sendable {
                     continue
                 }
                 guard cUser < rec.fields.count, cValue < rec.fields.count else {
-                    out.rejects.append(ExportReject(file: f.name, line: rec.line, reason: "missing-field",
-                                                    detail: "expected at least \(max(cUser, cValue) + 1) fields, got \(rec.fields.count)"))
+                    tooFew(rec.line, rec.fields.count)
                     continue
                 }
-                let userBytes = Field.trimmed(rec.fields[cUser])
-                let valueBytes = Field.trimmed(rec.fields[cValue])
-                guard !userBytes.isEmpty, !valueBytes.isEmpty else {
-                    out.rejects.append(ExportReject(file: f.name, line: rec.line, reason: "missing-field",
-                                                    detail: userBytes.isEmpty ? "\(keyColumn) is empty" : "\(valueColumn) is empty"))
-                    continue
-                }
-                let value: UInt64
-                switch kind {
-                case .eventID:
-                    guard let e = EventID.parse(valueBytes) else {
-                        out.rejects.append(ExportReject(file: f.name, line: rec.line, reason: "bad-id",
-                                                        detail: "\(valueColumn) '\(String(decoding: valueBytes, as: UTF8.self))' is not 16 hex digits"))
-                        continue
-                    }
-                    value = e
-                case .integerID:
-                    guard let a = Field.int(valueBytes) else {
-                        out.rejects.append(ExportReject(file: f.name, line: rec.line, reason: "bad-id",
-                                                        detail: "\(valueColumn) '\(String(decoding: valueBytes, as: UTF8.self))' is not an integer id"))
-                        continue
-                    }
-                    value = UInt64(bitPattern: a)
-                case .index(let other):
-                    guard let v = other.find(valueBytes) else {
-                        out.unknownValues += 1
-                        continue
-                    }
-                    value = UInt64(v)
-                }
-                guard let u = index.find(userBytes) else {
-                    out.unknownUsers += 1
-                    continue
-                }
-                out.pairs.append((u, value))
+                handle(rec.line, rec.fields[cUser], rec.fields[cValue])
             }
         }
         return out
