@@ -74,3 +74,25 @@ import TonightGeo
         }
     }
 }
+
+extension TicketsLoaderTests {
+    /// The quote-free fast path and the general reader give the same favourites and rejects.
+    @Test func fastAndGeneralPairPathsAgree() throws {
+        var users = "user_id\n"
+        for i in 0..<200 { users += "u\(i)\n" }
+        var plain = "user_id,artist_id\r\n"
+        for i in 0..<200 { plain += "u\(i),\(i % 3 + 1)\r\n" }
+        plain += "u1\r\n\r\nu2,x\r\n,3\r\nu3,2,extra\r\nghost,1\r\n"
+        // The same rows with one harmless quoted field: the general reader must be used.
+        let quoted = plain.replacingOccurrences(of: "u0,1", with: "\"u0\",1")
+        var a = loader
+        a.maxRejectShare = 0.5
+        let fast = try a.load(directory: directory(["users.csv": users, "favorites.csv": plain, "follows.csv": "user_id,event_id\n"]))
+        let slow = try a.load(directory: directory(["users.csv": users, "favorites.csv": quoted, "follows.csv": "user_id,event_id\n"]))
+        #expect(fast.users.map(\.favorites) == slow.users.map(\.favorites))
+        #expect(fast.rejects == slow.rejects)
+        #expect(fast.rejects.map { "\($0.line) \($0.reason)" } == ["202 missing-field", "204 bad-id", "205 missing-field"])
+        #expect(fast.counts["unknown-user"] == 1)
+        #expect(fast.users[3].favorites == [1, 2])  // "u3,2,extra": extra fields are ignored
+    }
+}
