@@ -49,6 +49,8 @@ struct PairFile: Sendable {
         var out = PairFile()
         out.pairs.reserveCapacity(part.range.count / 20)
         let cUser = cols[keyColumn]!, cValue = cols[valueColumn]!
+        var lastKey: [UInt8] = []
+        var lastIndex: Int32 = -1
 
         /// One row's two fields (or a reason it has none).
         func handle(_ line: Int, _ user: UnsafeBufferPointer<UInt8>, _ valueField: UnsafeBufferPointer<UInt8>) {
@@ -82,9 +84,22 @@ struct PairFile: Sendable {
                 }
                 value = UInt64(v)
             }
-            guard let u = index.find(userBytes) else {
-                out.unknownUsers += 1
-                return
+            // Exports list a user's rows together: the previous row's key is usually this one's,
+            // which spares a random probe of a large table for most rows.
+            let u: Int32
+            if lastKey.count == userBytes.count, lastIndex >= 0,
+                lastKey.withUnsafeBufferPointer({ memcmp($0.baseAddress!, userBytes.baseAddress!, userBytes.count) == 0 })
+            {
+                u = lastIndex
+            } else {
+                guard let found = index.find(userBytes) else {
+                    out.unknownUsers += 1
+                    return
+                }
+                u = found
+                lastKey.removeAll(keepingCapacity: true)
+                lastKey.append(contentsOf: userBytes)
+                lastIndex = found
             }
             out.pairs.append((u, value))
         }

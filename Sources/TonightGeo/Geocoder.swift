@@ -26,15 +26,15 @@ package struct Placement: Sendable, Equatable {
 /// US ZIP (`postal`), then (city, state/province) among places and their alternate names
 /// (`city`), then the state/province centroid (`region`), else `none`.
 package final class Geocoder: Sendable {
-    private let zips: [String: GeoTable.ZIP]
+    /// ZIP code (as a number, 0–99999) → its entry: a flat array, no hashing.
+    private let zips: [GeoTable.ZIP?]
     /// (region|normalised name) → the most populous matching place.
     private let places: [String: GeoTable.Place]
     private let regions: [String: Placement]
 
     package init(table: GeoTable = .bundled) {
-        var zips: [String: GeoTable.ZIP] = [:]
-        zips.reserveCapacity(table.zips.count)
-        for z in table.zips { zips[z.zip] = z }
+        var zips = [GeoTable.ZIP?](repeating: nil, count: 100_000)
+        for z in table.zips { if let n = Int(z.zip), n < 100_000 { zips[n] = z } }
         var places: [String: GeoTable.Place] = [:]
         places.reserveCapacity(table.places.count * 3)
         for p in table.places {
@@ -80,7 +80,7 @@ package final class Geocoder: Sendable {
 
     /// A US ZIP alone (users' home ZIPs): `postal` or `none`.
     package func place(zip: String?) -> Placement {
-        guard let z = Self.zip5(zip), let hit = zips[z] else { return .none }
+        guard let z = Self.zip5(zip), let n = Int(z), let hit = zips[n] else { return .none }
         return Placement(lat: hit.lat, lon: hit.lon, precision: .postal, timeZone: hit.timeZone)
     }
 
