@@ -23,6 +23,19 @@ package enum BinaryTable {
         w.write(table)
         w.write(UInt64(R.schemaVersion))
         w.write(UInt64(rows.count))
+        if rows.count >= 100_000 {
+            // Large tables: rows are encoded on both cores in chunks, written in order.
+            try file.write(w.bytes)
+            let chunks = 8
+            let encoded = try Parallel.map(chunks) { c -> [UInt8] in
+                var cw = BinaryWriter(capacity: 1 << 20)
+                for i in (rows.count * c / chunks)..<(rows.count * (c + 1) / chunks) { rows[i].encode(to: &cw) }
+                return cw.bytes
+            }
+            for e in encoded { try file.write(e) }
+            try file.close()
+            return
+        }
         // Streamed through a 1 MiB buffer: no table-sized array, no page-fault storm.
         for row in rows {
             row.encode(to: &w)

@@ -32,6 +32,14 @@ extension FeedArtist {
     }
 }
 
+extension FeedEvent {
+    /// The id of an events-table row (what reference checks need).
+    package static func readID(_ r: inout BinaryReader) throws -> UInt64 {
+        let e = try FeedEvent(from: &r)
+        return e.id
+    }
+}
+
 extension FeedCategory: BinaryRecord {
     package static var schemaVersion: Int { 1 }
 

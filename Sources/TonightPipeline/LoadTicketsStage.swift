@@ -21,9 +21,9 @@ package struct LoadTicketsStage: Stage {
         let artists = try BinaryTable.read(
             FeedArtist.self, table: "artists", from: feedDir.appendingPathComponent("artists.bin"),
             row: FeedArtist.readIDAndName)
-        let events = try BinaryTable.read(FeedEvent.self, table: "events", from: feedDir.appendingPathComponent("events.bin"))
-        var loader = TicketsLoader(
-            knownArtists: Set(artists.map(\.id)), knownEvents: Set(events.map(\.id)), geocoder: Geocoder())
+        let events = try BinaryTable.read(
+            FeedEvent.self, table: "events", from: feedDir.appendingPathComponent("events.bin"), row: FeedEvent.readID)
+        var loader = TicketsLoader(knownArtists: Set(artists.map(\.id)), knownEvents: Set(events), geocoder: Geocoder())
         loader.maxRejectShare = context.config.double("exports.maxRejectShare")
         let export = try loader.load(directory: context.inputsDirectory.appendingPathComponent("tickets"))
         let out = context.outputDirectory
