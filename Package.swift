@@ -79,6 +79,7 @@ let package = Package(
             name: "TonightFeedTests",
             dependencies: ["TonightFeed", "TonightCore", "TonightGenerator"],
             resources: [.copy("Resources")]),
+        .testTarget(name: "TonightSnapshotTests", dependencies: ["TonightSnapshot"]),
         .testTarget(name: "TonightAffinityTests", dependencies: ["TonightAffinity", "TonightCore"]),
         .testTarget(name: "TonightExportsTests", dependencies: ["TonightExports", "TonightGeo", "TonightCore"]),
         .testTarget(name: "TonightGeoTests", dependencies: ["TonightGeo", "TonightFeed", "TonightCore"]),

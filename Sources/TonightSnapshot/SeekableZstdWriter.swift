@@ -1,0 +1,128 @@
+import CZstd
+import Foundation
+
+/// Writes the Zstandard seekable format: whole NDJSON records per frame (at most
+/// `frameBytes` of them, one larger record alone), content checksums on, frames compressed
+/// on all cores, the seek table (with each frame's checksum) last. Same input, same bytes.
+package struct SeekableZstdWriter {
+    package struct FrameInfo: Sendable, Equatable {
+        package var first: String
+        package var last: String
+        package var records: Int
+        /// Uncompressed bytes of the frame.
+        package var bytes: Int
+    }
+
+    package let frameBytes: Int
+    package let level: Int32
+    private var pending: [UInt8] = []
+    private var pendingFirst: String?
+    private var pendingLast: String?
+    private var pendingRecords = 0
+    /// Uncompressed frames waiting to be compressed (in batches on all cores).
+    private var raw: [([UInt8], FrameInfo)] = []
+    package private(set) var frames: [FrameInfo] = []
+    private var compressed: [[UInt8]] = []
+    package private(set) var records = 0
+    package private(set) var uncompressedBytes = 0
+
+    package init(frameBytes: Int = 64 << 10, level: Int32 = 3) {
+        self.frameBytes = frameBytes
+        self.level = level
+    }
+
+    /// Appends one record (a JSON object without the newline) under `key`; keys must come in
+    /// increasing UTF-8 byte order, without repeats.
+    package mutating func append(key: String, json: some Collection<UInt8>) throws {
+        if let last = pendingLast ?? frames.last?.last, !Self.less(last, key) {
+            throw SnapshotError(file: "(writer)", "keys out of order or repeated: '\(last)' then '\(key)'")
+        }
+        let size = json.count + 1
+        if !pending.isEmpty && pending.count + size > frameBytes { try closeFrame() }
+        if pending.isEmpty { pendingFirst = key }
+        pending.append(contentsOf: json)
+        pending.append(0x0A)
+        pendingLast = key
+        pendingRecords += 1
+        records += 1
+        uncompressedBytes += size
+    }
+
+    /// Byte-wise comparison of UTF-8 (Swift's String `<` compares by Unicode scalar value,
+    /// which is the same order for valid UTF-8, but this states the contract).
+    static func less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+
+    private mutating func closeFrame() throws {
+        guard !pending.isEmpty else { return }
+        raw.append((pending, FrameInfo(first: pendingFirst!, last: pendingLast!, records: pendingRecords, bytes: pending.count)))
+        pending = []
+        pendingRecords = 0
+        pendingFirst = nil
+        pendingLast = nil
+        if raw.count >= 64 { try compressPending() }
+    }
+
+    private mutating func compressPending() throws {
+        let batch = raw
+        raw = []
+        let level = self.level
+        let results = UnsafeResults(batch.count)
+        DispatchQueue.concurrentPerform(iterations: batch.count) { i in
+            results.set(i, Self.compress(batch[i].0, level: level))
+        }
+        for (i, r) in results.values.enumerated() {
+            guard let r else { throw SnapshotError(file: "(writer)", "zstd compression failed") }
+            compressed.append(r)
+            frames.append(batch[i].1)
+        }
+    }
+
+    static func compress(_ data: [UInt8], level: Int32) -> [UInt8]? {
+        guard let cctx = ZSTD_createCCtx() else { return nil }
+        defer { ZSTD_freeCCtx(cctx) }
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level)
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1)
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1)
+        var out = [UInt8](repeating: 0, count: ZSTD_compressBound(data.count))
+        let n = out.withUnsafeMutableBytes { o in
+            data.withUnsafeBytes { d in ZSTD_compress2(cctx, o.baseAddress, o.count, d.baseAddress, d.count) }
+        }
+        guard ZSTD_isError(n) == 0 else { return nil }
+        out.removeLast(out.count - n)
+        return out
+    }
+
+    /// Finishes the file: the compressed frames, then the seek table. Returns the bytes.
+    package mutating func finish() throws -> [UInt8] {
+        try closeFrame()
+        try compressPending()
+        var out: [UInt8] = []
+        out.reserveCapacity(compressed.reduce(0) { $0 + $1.count } + frames.count * 12 + 17)
+        func le32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        for c in compressed { out.append(contentsOf: c) }
+        let tableSize = frames.count * 12 + 9
+        le32(SeekableZstdFile.skippableMagic)
+        le32(UInt32(tableSize))
+        for (i, c) in compressed.enumerated() {
+            le32(UInt32(c.count))
+            le32(UInt32(frames[i].bytes))
+            // The frame's content checksum (its last 4 bytes) is the low 32 bits of XXH64.
+            le32(SeekableZstdFile.le32(c, c.count - 4))
+        }
+        le32(UInt32(frames.count))
+        out.append(0x80)  // checksums present
+        le32(SeekableZstdFile.seekableMagic)
+        return out
+    }
+}
+
+final class UnsafeResults: @unchecked Sendable {
+    private let lock = NSLock()
+    var values: [[UInt8]?]
+    init(_ n: Int) { values = Array(repeating: nil, count: n) }
+    func set(_ i: Int, _ v: [UInt8]?) {
+        lock.lock()
+        values[i] = v
+        lock.unlock()
+    }
+}
