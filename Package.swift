@@ -10,6 +10,7 @@ import PackageDescription
 //   TonightAffinity             parse-affinity: the artist affinity text file, name resolution
 //   TonightGeo                  the bundled geocoding table, geocoder, distances, time zones
 //   TonightExports              load-tickets / load-playmate: RFC 4180 reader, the apps' CSV exports
+//   TonightRanking              catalog and indexes, per-user lists (recommendations.md)
 //   TonightGenerator            deterministic generated data sets (tiny, small, full)
 //   TonightPipeline             stage graph, runner, fingerprints, lock, config, run store
 //   tonight                     the command line (swift-argument-parser)
@@ -42,7 +43,7 @@ let package = Package(
         .target(
             name: "TonightCore",
             dependencies: [
-                "CZstd", "CZlib",
+                "CZstd", "CZlib", "TonightSnapshot",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -52,20 +53,22 @@ let package = Package(
             // cost a third of our share of the parse (measured with perf).
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         .target(name: "TonightAffinity", dependencies: ["TonightCore"]),
-        .target(name: "TonightGeo", dependencies: ["TonightCore", "TonightFeed"], resources: [.copy("Resources/geotable.tsv.zst")]),
+        .target(name: "TonightGeo", dependencies: ["TonightCore", "TonightFeed", "TonightSnapshot"], resources: [.copy("Resources/geotable.tsv.zst")]),
         .target(name: "TonightExports", dependencies: ["TonightCore", "TonightGeo"]),
+        .target(name: "TonightRanking", dependencies: ["TonightCore", "TonightFeed", "TonightGeo", "TonightExports", "TonightSnapshot"]),
         .target(name: "TonightGenerator", dependencies: ["TonightCore", "TonightGeo"]),
         .target(
             name: "TonightPipeline",
             dependencies: [
                 "TonightCore", "TonightFeed", "TonightAffinity", "TonightGeo", "TonightExports", "TonightGenerator",
+                "TonightRanking", "TonightSnapshot",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "tonight",
             dependencies: [
-                "TonightPipeline", "TonightCore", "TonightGenerator",
+                "TonightPipeline", "TonightCore", "TonightGenerator", "TonightSnapshot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

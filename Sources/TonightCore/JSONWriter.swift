@@ -46,6 +46,15 @@ package struct JSONWriter: Sendable {
         first = true
     }
 
+    /// The bytes written so far, leaving the writer empty for the next record.
+    package mutating func take() -> [UInt8] {
+        defer {
+            bytes.removeAll(keepingCapacity: true)
+            first = true
+        }
+        return bytes
+    }
+
     package mutating func newline() {
         bytes.append(UInt8(ascii: "\n"))
         first = true

@@ -1,4 +1,5 @@
 import Foundation
+import TonightSnapshot
 
 /// Text normalisation of feed.md: trim white space, NFC; empty means absent.
 package enum TextNormalizer {
@@ -55,24 +56,7 @@ package enum TextNormalizer {
     package static func nameKey(_ s: String) -> String {
         var s = s
         if let fast = s.withUTF8({ asciiNameKey($0) }) { return fast }
-        let folded = s.precomposedStringWithCompatibilityMapping
-            .folding(options: [.caseInsensitive], locale: nil)
-            .precomposedStringWithCompatibilityMapping
-        var out = ""
-        out.reserveCapacity(folded.utf8.count)
-        var pendingSpace = false
-        for ch in folded.unicodeScalars {
-            if ch.properties.isWhitespace {
-                pendingSpace = !out.isEmpty
-                continue
-            }
-            if pendingSpace {
-                out.unicodeScalars.append(" ")
-                pendingSpace = false
-            }
-            out.unicodeScalars.append(ch)
-        }
-        return out
+        return NameKey.general(s)
     }
 
     /// The key without Foundation for names made of ASCII, precomposed Latin-1 letters and

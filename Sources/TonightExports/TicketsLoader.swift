@@ -113,7 +113,8 @@ package struct TicketsLoader {
             let partCounts = users.withUnsafeMutableBufferPointer { buf -> [[String: Int]] in
                 let base = UnsafeSendable(buf)
                 var results = [[String: Int]](repeating: [:], count: halves)
-                let box = UnsafeSendable(UnsafeMutableBufferPointer(start: &results, count: halves))
+                results.withUnsafeMutableBufferPointer { resultsBuf in
+                let box = UnsafeSendable(resultsBuf)
                 DispatchQueue.concurrentPerform(iterations: halves) { h in
                     let users = base.value
                     var local: [String: Int] = [:]
@@ -151,6 +152,7 @@ package struct TicketsLoader {
                         }
                     }
                     box.value[h] = local
+                }
                 }
                 return results
             }

@@ -77,8 +77,11 @@ extension TypedDate {
 }
 
 extension FeedEvent {
-    /// `localStart` and `timeZone` come from the geocode stage.
-    package func writeJSON(to w: inout JSONWriter, localStart: Int64? = nil, timeZone: String? = nil) {
+    /// `localStart` and `timeZone` come from the geocode stage; the catalog adds the venue's
+    /// coordinates.
+    package func writeJSON(
+        to w: inout JSONWriter, localStart: Int64? = nil, timeZone: String? = nil, lat: Double? = nil, lon: Double? = nil
+    ) {
         w.beginObject()
         let ids = idString
         w.field("key", ids)
@@ -102,6 +105,8 @@ extension FeedEvent {
         w.field("stars", stars)
         w.field("starReviews", starReviews)
         w.field("url", url)
+        w.field("lat", lat)
+        w.field("lon", lon)
         w.endObject()
     }
 }

@@ -12,6 +12,8 @@ package struct RunOptions: Sendable {
     package var from: String?
     package var force = false
     package var dryRun = false
+    /// Publish even if a dataset shrinks more than `publish.maxShrink`.
+    package var allowShrink = false
 
     package init(inputs: URL, work: URL, out: URL, asOf: Int64, date: Int? = nil) {
         self.inputs = inputs

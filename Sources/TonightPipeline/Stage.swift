@@ -38,6 +38,12 @@ package struct StageContext: Sendable {
     package var runDate: Int
     package var logger: Logger
     package var progress: ProgressReporter
+    /// The snapshot root's parent (`--out`): snapshots live in `out/snapshots`.
+    package var outDirectory: URL
+    package var allowShrink: Bool
+    package var runID: String
+    /// Records of the stages run or reused before this one in this run.
+    package var records: [StageRecord]
 }
 
 /// A named step of the nightly graph (pipeline.md). Stages are values; the runner decides
@@ -55,6 +61,10 @@ package protocol Stage: Sendable {
     var readsAsOf: Bool { get }
     /// The tables `tonight runs dump` can show.
     var tables: [String] { get }
+    /// The snapshot datasets the stage writes (`DatasetFiles`), published by `publish`.
+    var datasets: [String] { get }
+    /// Whether the stage runs on every run (never reused): `publish`.
+    var alwaysRuns: Bool { get }
 
     func run(_ context: StageContext) throws -> StageOutcome
     /// Writes one table of a finished output directory as NDJSON.
@@ -63,6 +73,8 @@ package protocol Stage: Sendable {
 
 extension Stage {
     package var readsAsOf: Bool { false }
+    package var datasets: [String] { [] }
+    package var alwaysRuns: Bool { false }
     package var upstreamStages: [String] {
         inputs.compactMap { if case .stage(let s) = $0 { return s } else { return nil } }
     }

@@ -7,6 +7,7 @@ package struct StageGraph: Sendable {
     /// The stages this build implements.
     package static let standard = StageGraph(stages: [
         ParseFeedStage(), ParseAffinityStage(), GeocodeStage(), LoadTicketsStage(), LoadPlaymateStage(),
+        CatalogStage(), PublishStage(),
     ])
 
     package init(stages: [any Stage]) {

@@ -12,6 +12,8 @@ package struct StageRecord: Codable, Sendable {
         package var bytes: Int64?
         /// Content hash (files, directories) or upstream fingerprint (stages).
         package var hash: String
+        /// The files of a directory input, each with its own hash.
+        package var files: [Input]? = nil
     }
 
     package struct Output: Codable, Sendable {

@@ -52,7 +52,7 @@ extension StageRunner {
                     logger.info("\(entry.stage): reused (\(entry.reason))")
                 case .run:
                     logger.info("\(entry.stage): running (\(entry.reason))")
-                    record = try execute(stage, entry: entry, runID: runID, runDir: runDir, upstream: upstreamDirs)
+                    record = try execute(stage, entry: entry, runID: runID, runDir: runDir, upstream: upstreamDirs, records: records)
                     logger.info(
                         "\(entry.stage): done in \(String(format: "%.2f", record.durationSeconds)) s",
                         metadata: ["rows": "\(record.rows.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))",
@@ -85,7 +85,7 @@ extension StageRunner {
 
     /// Runs one stage into a temporary directory, records it and renames it into place.
     private func execute(
-        _ stage: any Stage, entry: PlanEntry, runID: String, runDir: URL, upstream: [String: URL]
+        _ stage: any Stage, entry: PlanEntry, runID: String, runDir: URL, upstream: [String: URL], records: [StageRecord]
     ) throws -> StageRecord {
         let tmp = runDir.appendingPathComponent(".\(stage.name).tmp")
         try FileIO.removeItem(tmp)
@@ -102,7 +102,8 @@ extension StageRunner {
         let context = StageContext(
             config: config, inputsDirectory: options.inputs, files: files, directories: dirs, upstream: upstream,
             outputDirectory: tmp, asOf: options.asOf, runDate: options.date,
-            logger: logger, progress: progress)
+            logger: logger, progress: progress, outDirectory: options.out, allowShrink: options.allowShrink,
+            runID: runID, records: records)
         let started = Date()
         let outcome: StageOutcome
         do {

@@ -60,13 +60,16 @@ package final class StageRunner {
                 let files = FileIO.list(dir).filter { $0.hasSuffix(".csv") }
                 var combined: [String] = []
                 var total: Int64 = 0
+                var each: [StageRecord.Input] = []
                 for f in files {
                     let (h, bytes) = try hashes.hash(dir.appendingPathComponent(f))
                     combined.append("\(f)=\(h)")
                     total += bytes
+                    each.append(.init(role: "\(role)/\(f)", kind: "file", path: dir.appendingPathComponent(f).path,
+                                      bytes: bytes, hash: h))
                 }
                 inputs.append(.init(role: role, kind: "directory", path: dir.path, bytes: total,
-                                    hash: ContentHash.hex(combined.joined(separator: "\n"))))
+                                    hash: ContentHash.hex(combined.joined(separator: "\n")), files: each))
             case .stage(let name):
                 inputs.append(.init(role: name, kind: "stage", path: nil, bytes: nil, hash: upstream[name] ?? "?"))
             }
@@ -102,6 +105,8 @@ package final class StageRunner {
                                   reuseDirectory: nil, reuseRun: nil, record: record)
             if selected.contains(stage.name) && options.force {
                 entry.reason = "forced (--force)"
+            } else if stage.alwaysRuns {
+                entry.reason = "runs on every run"
             } else if let (dir, run) = reusable {
                 entry.action = .reuse
                 entry.reuseDirectory = dir

@@ -7,9 +7,15 @@ package final class WorkLock {
     private let fd: Int32
     let url: URL
 
-    package init(work: URL) throws {
-        try FileIO.createDirectory(work)
-        url = work.appendingPathComponent("lock")
+    package convenience init(work: URL) throws {
+        try self.init(directory: work, file: "lock", holder: "another run holds the work directory",
+                      hint: "wait for it to finish, or use another --work directory")
+    }
+
+    /// Locks `directory/file`; `holder` and `hint` word the error when it is taken.
+    package init(directory: URL, file: String, holder what: String, hint: String) throws {
+        try FileIO.createDirectory(directory)
+        url = directory.appendingPathComponent(file)
         fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw TonightError.io("open lock file", path: url.path) }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
@@ -17,8 +23,7 @@ package final class WorkLock {
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
             close(fd)
             throw TonightError(
-                .lockHeld, "another run holds the work directory (pid \(holder.isEmpty ? "?" : holder))",
-                file: url.path, hint: "wait for it to finish, or use another --work directory")
+                .lockHeld, "\(what) (pid \(holder.isEmpty ? "?" : holder))", file: url.path, hint: hint)
         }
         ftruncate(fd, 0)
         let pid = "\(getpid())\n"

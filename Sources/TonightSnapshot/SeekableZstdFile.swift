@@ -24,6 +24,7 @@ public final class SeekableZstdFile: @unchecked Sendable {
     /// The frames in file order.
     public let frames: [Frame]
     private let fd: Int32
+    private let contexts = DecompressionContexts()
 
     /// Opens a file and reads its seek table.
     public init(path: String) throws {
@@ -98,12 +99,17 @@ public final class SeekableZstdFile: @unchecked Sendable {
         guard i >= 0 && i < frames.count else { throw SnapshotError(file: path, "no frame \(i)") }
         let f = frames[i]
         let compressed = try Self.pread(fd, f.compressedSize, at: f.offset, path: path)
+        // Check the frame's own declared size before allocating (a corrupt table could ask for 4 GB).
+        let declared = compressed.withUnsafeBytes { ZSTD_getFrameContentSize($0.baseAddress, $0.count) }
+        guard declared == UInt64(f.decompressedSize) else {
+            throw SnapshotError(file: path, "frame \(i) is corrupt: its header and the seek table disagree on its size")
+        }
         var out = [UInt8](repeating: 0, count: f.decompressedSize)
-        guard let dctx = ZSTD_createDCtx() else { throw SnapshotError(file: path, "zstd: out of memory") }
-        defer { ZSTD_freeDCtx(dctx) }
-        let rc = out.withUnsafeMutableBytes { o in
-            compressed.withUnsafeBytes { c in
-                ZSTD_decompressDCtx(dctx, o.baseAddress, o.count, c.baseAddress, c.count)
+        let rc = try contexts.with { dctx in
+            out.withUnsafeMutableBytes { o in
+                compressed.withUnsafeBytes { c in
+                    ZSTD_decompressDCtx(dctx, o.baseAddress, o.count, c.baseAddress, c.count)
+                }
             }
         }
         if ZSTD_isError(rc) != 0 {

@@ -41,6 +41,9 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the plan (run or reuse, and why) and run nothing.")
     var dryRun = false
 
+    @Flag(name: .customLong("allow-shrink"), help: "Publish even if a dataset shrinks more than publish.maxShrink.")
+    var allowShrink = false
+
     func validate() throws {
         if !only.isEmpty && from != nil { throw ValidationError("use either --only or --from, not both") }
     }
@@ -73,6 +76,7 @@ struct RunCommand: ParsableCommand {
         options.from = from
         options.force = force
         options.dryRun = dryRun
+        options.allowShrink = allowShrink
         let runner = StageRunner(config: config, options: options, logger: logger)
         if dryRun {
             let plan = try runner.plan()

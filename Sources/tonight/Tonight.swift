@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TonightCore
+import TonightSnapshot
 
 /// The `tonight` command line.
 @main
@@ -13,7 +14,7 @@ struct Tonight: ParsableCommand {
             Exit codes: 0 success, 1 internal failure, 2 usage, 65 invalid input data, 74 I/O error, \
             75 work directory locked by another run.
             """,
-        subcommands: [RunCommand.self, StagesCommand.self, RunsCommand.self, GenerateCommand.self],
+        subcommands: [RunCommand.self, StagesCommand.self, RunsCommand.self, SnapshotCommand.self, GenerateCommand.self],
         defaultSubcommand: nil)
 
     /// Maps every failure to the documented exit codes (usage errors are 2, not 64).
@@ -24,6 +25,10 @@ struct Tonight: ParsableCommand {
         } catch let e as TonightError {
             FileHandle.standardError.write(Data("tonight: error: \(e.description)\n".utf8))
             Foundation.exit(e.exitCode)
+        } catch let e as SnapshotError {
+            // The reader's errors: a missing, malformed or corrupt snapshot is invalid data.
+            FileHandle.standardError.write(Data("tonight: error: \(e.description)\n".utf8))
+            Foundation.exit(65)
         } catch {
             let code = exitCode(for: error)
             if code == .success {

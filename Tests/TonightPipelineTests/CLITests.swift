@@ -22,10 +22,11 @@ import TonightCore
 
     @Test func dumpMatchesTheCheckedFixtures() throws {
         let work = temporaryDirectory()
-        #expect(try runTonight(["run", "--work", work.path]).status == 0)
+        #expect(try runTonight(["run", "--work", work.path, "--out", work.path + "/out"]).status == 0)
         let tables = [("parse-feed", ["artists", "categories", "venues", "events", "rejects"]),
                       ("parse-affinity", ["edges", "rejects"]), ("geocode", ["venues", "events"]),
-                      ("load-tickets", ["users", "rejects"]), ("load-playmate", ["players", "sessions", "rejects"])]
+                      ("load-tickets", ["users", "rejects"]), ("load-playmate", ["players", "sessions", "rejects"]),
+                      ("catalog", ["events", "venues", "artists", "categories", "artist_suggest", "category_artists", "nearby"])]
         for (stage, names) in tables {
             for table in names {
                 let dump = try runTonight(["runs", "dump", "--work", work.path, stage, table])
@@ -61,7 +62,7 @@ import TonightCore
         let stages = try runTonight(["stages"])
         #expect(stages.status == 0 && stages.stdout.contains("parse-feed"))
         let work = temporaryDirectory()
-        _ = try runTonight(["run", "--work", work.path])
+        _ = try runTonight(["run", "--work", work.path, "--out", work.path + "/out"])
         let runs = try runTonight(["runs", "--work", work.path])
         #expect(runs.stdout.contains("completed"))
         let show = try runTonight(["runs", "show", "--work", work.path])

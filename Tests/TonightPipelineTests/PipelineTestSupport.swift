@@ -47,11 +47,15 @@ func tonightExecutable() throws -> URL {
 }
 
 /// Runs the `tonight` executable built next to the tests.
-func runTonight(_ arguments: [String], cwd: URL = packageRoot) throws -> (status: Int32, stdout: String, stderr: String) {
+/// `environment` is added to this process's; a run killed by a signal has status 128 + signal.
+func runTonight(_ arguments: [String], cwd: URL = packageRoot, environment: [String: String] = [:]) throws
+    -> (status: Int32, stdout: String, stderr: String)
+{
     let exe = try tonightExecutable()
     let p = Process()
     p.executableURL = exe
     p.arguments = arguments
+    p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
     p.currentDirectoryURL = cwd
     let out = Pipe()
     let err = Pipe()
@@ -61,7 +65,8 @@ func runTonight(_ arguments: [String], cwd: URL = packageRoot) throws -> (status
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
+    return (status, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
 }
 
 final class Marker {}

@@ -10,9 +10,11 @@ import TonightGeo
         let work = temporaryDirectory()
         let first = try runner(inputs: tinyInputs, work: work).run()
         #expect(first.status == "completed")
-        #expect(first.stages.map(\.action) == ["run", "run", "run", "run", "run"])
+        #expect(first.stages.map(\.action) == ["run", "run", "run", "run", "run", "run", "run"])
         let plan = try runner(inputs: tinyInputs, work: work).plan()
-        #expect(plan.map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse])
+        // Everything is reused but publish, which runs on every run.
+        #expect(plan.map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run])
+        #expect(plan.last?.stage == "publish" && plan.last?.reason == "runs on every run")
         #expect(plan[0].reason.contains("matches the output of run \(first.runId)"))
         // A run that reuses still has a complete stage directory.
         let second = try runner(inputs: tinyInputs, work: work).run()
@@ -45,14 +47,18 @@ import TonightGeo
         let plan = try runner(inputs: tinyInputs, work: work, config: config).plan()
         #expect(plan[0].action == .run)
         #expect(plan[0].reason.contains("setting feed.camefrom"))
-        // A setting the stage does not read changes nothing.
+        // A setting only publish reads changes nothing upstream.
         var other = TonightConfig()
         other.set("snapshot.retain", .int(3))
-        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse])
+        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run])
         // A setting only parse-affinity reads recomputes only parse-affinity.
         var aff = TonightConfig()
         aff.set("affinity.maxRejectShare", .double(0.2))
-        #expect(try runner(inputs: tinyInputs, work: work, config: aff).plan().map(\.action) == [.reuse, .run, .reuse, .reuse, .reuse])
+        #expect(try runner(inputs: tinyInputs, work: work, config: aff).plan().map(\.action) == [.reuse, .run, .reuse, .reuse, .reuse, .reuse, .run])
+        // A catalog setting recomputes the catalog (and publishes).
+        var cat = TonightConfig()
+        cat.set("catalog.suggestSize", .int(3))
+        #expect(try runner(inputs: tinyInputs, work: work, config: cat).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .run, .run])
     }
 
     @Test func forceRecomputes() throws {
@@ -121,7 +127,9 @@ import TonightGeo
         let only = try runner(inputs: tinyInputs, work: work) { $0.only = ["parse-affinity"]; $0.force = true }.plan()
         #expect(only.map(\.action) == [.reuse, .run])
         let from = try runner(inputs: tinyInputs, work: work) { $0.from = "parse-feed"; $0.force = true }.plan()
-        #expect(from.map(\.action) == [.run, .run, .run, .run])  // load-playmate is not downstream of parse-feed
+        // load-playmate is not downstream of parse-feed (nor needed by catalog or publish).
+        #expect(from.map(\.stage) == ["parse-feed", "parse-affinity", "geocode", "load-tickets", "catalog", "publish"])
+        #expect(from.map(\.action) == [.run, .run, .run, .run, .run, .run])
         // An unselected stage without an up-to-date output stops the plan.
         var cfg = TonightConfig()
         cfg.set("feed.camefrom", .string("zz"))

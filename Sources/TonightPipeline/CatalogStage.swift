@@ -1,0 +1,73 @@
+import Foundation
+import TonightCore
+import TonightExports
+import TonightFeed
+import TonightGeo
+import TonightRanking
+
+/// `catalog`: the cleaned events, venues, artists and categories and the `artist_suggest`,
+/// `category_artists` and `nearby` indexes, written as snapshot datasets.
+package struct CatalogStage: Stage {
+    package init() {}
+
+    package let name = "catalog"
+    package let summary = "catalog datasets (events, venues, artists, categories) and their indexes"
+    package let inputs: [StageInput] = [.stage("parse-feed"), .stage("geocode"), .stage("load-tickets")]
+    package let configKeys = [
+        "recommendations.horizonDays", "recommendations.excludedStatuses", "catalog.suggestSize",
+        "catalog.suggestMaxPrefix", "catalog.categoryArtistsSize", "catalog.geohashPrecision",
+    ] + DatasetFiles.configKeys
+    package let implementationVersion = 1
+    package let readsAsOf = true
+    package static let datasetNames = [
+        "events", "venues", "artists", "categories", "artist_suggest", "category_artists", "nearby",
+    ]
+    package var tables: [String] { Self.datasetNames }
+    package var datasets: [String] { Self.datasetNames }
+
+    package static func settings(_ config: TonightConfig, asOf: Int64) -> CatalogBuilder.Settings {
+        CatalogBuilder.Settings(
+            asOf: asOf, horizonDays: config.double("recommendations.horizonDays"),
+            excludedStatuses: Set(config.intList("recommendations.excludedStatuses").map(Int64.init)),
+            suggestSize: config.int("catalog.suggestSize"), suggestMaxPrefix: config.int("catalog.suggestMaxPrefix"),
+            categoryArtistsSize: config.int("catalog.categoryArtistsSize"),
+            geohashPrecision: config.int("catalog.geohashPrecision"))
+    }
+
+    package func run(_ context: StageContext) throws -> StageOutcome {
+        let feedDir = context.upstream["parse-feed"]!, geoDir = context.upstream["geocode"]!
+        let usersDir = context.upstream["load-tickets"]!
+        let artists = try BinaryTable.read(FeedArtist.self, table: "artists", from: feedDir.appendingPathComponent("artists.bin"))
+        let categories = try BinaryTable.read(
+            FeedCategory.self, table: "categories", from: feedDir.appendingPathComponent("categories.bin"))
+        let venues = try BinaryTable.read(GeocodedVenue.self, table: "venues", from: geoDir.appendingPathComponent("venues.bin"))
+        let events = try BinaryTable.read(LocatedEvent.self, table: "events", from: geoDir.appendingPathComponent("events.bin"))
+        var favorites: [Int64: Int] = [:]
+        for u in try BinaryTable.read(TicketsUser.self, table: "users", from: usersDir.appendingPathComponent("users.bin")) {
+            for a in u.favorites { favorites[a, default: 0] += 1 }
+        }
+        let builder = CatalogBuilder(
+            settings: Self.settings(context.config, asOf: context.asOf), artists: artists, categories: categories,
+            venues: venues, events: events, favorites: favorites)
+        let makers: [@Sendable () -> CatalogBuilder.Records] = [
+            builder.eventRecords, builder.venueRecords, builder.artistRecords, builder.categoryRecords,
+            builder.artistSuggestRecords, builder.categoryArtistRecords, builder.nearbyRecords,
+        ]
+        let built = try Parallel.map(makers.count) { makers[$0]() }
+        var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
+        var outcome = StageOutcome()
+        for (name, records) in zip(Self.datasetNames, built) {
+            try files.write(name) { w in
+                for r in records { try w.append(key: r.key, json: r.json) }
+            }
+            outcome.rows[name] = records.count
+        }
+        try files.finish()
+        return outcome
+    }
+
+    package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
+        guard datasets.contains(table) else { throw unknownTable(table) }
+        try DatasetFiles.dump(table, from: dir, to: sink)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import TonightCore
+import TonightSnapshot
+
+/// The snapshot datasets a stage writes into its output directory, already in the published
+/// format (seekable zstd NDJSON in key order plus the key index), so that `publish` only
+/// links, checks and records them. `datasets.json` lists what was written.
+package struct DatasetFiles {
+    package static let listFile = "datasets.json"
+
+    /// One dataset as the stage wrote it.
+    package struct Entry: Codable, Sendable, Equatable {
+        package var name: String
+        package var file: String
+        package var records: Int
+        package var frames: Int
+        package var uncompressedBytes: Int64
+        package var index: String
+        package var schemaVersion: Int
+    }
+
+    let directory: URL
+    let frameBytes: Int
+    let level: Int32
+    private(set) var entries: [Entry] = []
+
+    package init(directory: URL, config: TonightConfig) {
+        self.directory = directory
+        frameBytes = config.int("snapshot.frameBytes")
+        level = Int32(config.int("snapshot.compressionLevel"))
+    }
+
+    /// The config keys that shape dataset files (part of every producing stage's fingerprint).
+    package static let configKeys = ["snapshot.frameBytes", "snapshot.compressionLevel"]
+
+    /// Writes one dataset: `body` appends records in increasing key order.
+    package mutating func write(
+        _ name: String, schemaVersion: Int = 1, _ body: (inout DatasetWriter) throws -> Void
+    ) throws {
+        var w = try DatasetWriter(name: name, directory: directory, frameBytes: frameBytes, level: level)
+        do {
+            try body(&w)
+        } catch let e as SnapshotError {
+            throw TonightError(.internal, "dataset \(name): \(e.message)", file: e.file)
+        }
+        let s = try w.finish()
+        entries.append(Entry(
+            name: name, file: s.file, records: s.records, frames: s.frames, uncompressedBytes: Int64(s.uncompressedBytes),
+            index: s.indexFile, schemaVersion: schemaVersion))
+    }
+
+    /// Writes `datasets.json`.
+    package func finish() throws {
+        try DatasetList(datasets: entries).write(to: directory.appendingPathComponent(Self.listFile))
+    }
+
+    /// Reads a stage output's `datasets.json` (empty if the stage writes none).
+    package static func read(_ directory: URL) throws -> [Entry] {
+        let url = directory.appendingPathComponent(listFile)
+        guard FileIO.exists(url) else { return [] }
+        return try DatasetList.read(url).datasets
+    }
+
+    /// Streams a dataset file as NDJSON (for `tonight runs dump`).
+    package static func dump(_ name: String, from directory: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
+        let path = directory.appendingPathComponent(DatasetWriter.fileName(name)).path
+        do {
+            let file = try SeekableZstdFile(path: path)
+            for i in 0..<file.frames.count { try sink(try file.frame(i)[...]) }
+        } catch let e as SnapshotError {
+            throw TonightError(.io, e.message, file: e.file)
+        }
+    }
+}
+
+/// `datasets.json` of a stage output.
+struct DatasetList: JSONRecordFile {
+    var datasets: [DatasetFiles.Entry]
+}

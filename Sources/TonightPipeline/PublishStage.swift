@@ -1,0 +1,93 @@
+import Foundation
+import TonightCore
+import TonightSnapshot
+
+/// `publish`: gathers the datasets of the upstream stages into a snapshot under
+/// `OUT/snapshots`, validates it and makes it current (snapshots.md). Runs on every run.
+package struct PublishStage: Stage {
+    package init(sources: [String] = PublishStage.sourceStages) {
+        self.sources = sources
+        inputs = sources.map { .stage($0) }
+    }
+
+    /// The stages whose datasets are published.
+    package static let sourceStages = ["catalog"]
+
+    package let name = "publish"
+    package let summary = "publish the datasets as a snapshot: validate, write atomically, switch CURRENT, retention"
+    package let sources: [String]
+    package let inputs: [StageInput]
+    package let configKeys = ["snapshot.retain", "publish.maxShrink"]
+    package let implementationVersion = 1
+    package let readsAsOf = true
+    package let alwaysRuns = true
+    package let tables = ["manifest"]
+
+    static let rejectLimits = [
+        "parse-feed": "feed.maxRejectShare", "parse-affinity": "affinity.maxRejectShare",
+        "load-tickets": "exports.maxRejectShare", "load-playmate": "exports.maxRejectShare",
+    ]
+
+    package func run(_ context: StageContext) throws -> StageOutcome {
+        let records = Dictionary(context.records.map { ($0.stage, $0) }, uniquingKeysWith: { _, b in b })
+        var sources: [SnapshotPublisher.Source] = []
+        for stage in self.sources {
+            let dir = context.upstream[stage]!
+            guard let record = records[stage] else { throw TonightError(.internal, "no record of stage \(stage)") }
+            let hashes = Dictionary(record.outputs.map { ($0.file, $0.sha256) }, uniquingKeysWith: { a, _ in a })
+            for entry in try DatasetFiles.read(dir) {
+                guard let sha = hashes[entry.file], let indexSha = hashes[entry.index] else {
+                    throw TonightError(.internal, "stage \(stage) lists dataset \(entry.name) but did not record its files")
+                }
+                sources.append(.init(entry: entry, directory: dir, sha256: sha, indexSha256: indexSha))
+            }
+        }
+        let config = context.config
+        var publisher = SnapshotPublisher(root: context.outDirectory.appendingPathComponent("snapshots"))
+        publisher.retain = config.int("snapshot.retain")
+        publisher.maxShrink = config.double("publish.maxShrink")
+        publisher.allowShrink = context.allowShrink
+        publisher.maxRejectShare = Self.rejectLimits.mapValues { config.double($0) }
+        publisher.logger = context.logger
+        let manifest = try publisher.publish(sources, template: template(context), now: Int64(Date().timeIntervalSince1970))
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try FileIO.write(Array(try e.encode(manifest)) + [0x0A], to: context.outputDirectory.appendingPathComponent("manifest.json"))
+        var outcome = StageOutcome()
+        outcome.rows["datasets"] = manifest.datasets.count
+        outcome.rows["records"] = manifest.datasets.values.reduce(0) { $0 + $1.records }
+        outcome.details["snapshot"] = manifest.id
+        outcome.details["previous"] = manifest.previous ?? "-"
+        return outcome
+    }
+
+    /// The manifest's fields that come from the run: inputs, stages, config, times.
+    func template(_ context: StageContext) -> SnapshotManifest {
+        var inputs: [String: SnapshotManifest.Input] = [:]
+        for r in context.records {
+            for i in r.inputs {
+                for f in i.files ?? [i] where f.kind == "file" {
+                    guard let path = f.path, let bytes = f.bytes else { continue }
+                    inputs[path] = .init(role: f.role, path: path, size: bytes, sha256: f.hash)
+                }
+            }
+        }
+        let stages = context.records.map {
+            SnapshotManifest.Stage(
+                name: $0.stage, durationSeconds: $0.durationSeconds, action: $0.reusedFrom == nil ? "run" : "reuse",
+                rows: $0.rows, warnings: $0.warnings, rejects: $0.rejects)
+        }
+        let cfg = context.config.canonical(ConfigSchema.keys.map(\.name))
+        return SnapshotManifest(
+            id: "", asOf: CivilTime.formatUTC(context.asOf), date: CivilTime.formatDate(days: context.runDate),
+            createdAt: "", codeVersion: TonightVersion.package,
+            configHash: ContentHash.hex(cfg.keys.sorted().map { "\($0)=\(cfg[$0]!)" }.joined(separator: "\n")),
+            contentHash: "", inputs: inputs.values.sorted { $0.path < $1.path }, datasets: [:], stages: stages,
+            previous: nil, runId: context.runID)
+    }
+
+    package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
+        guard table == "manifest" else { throw unknownTable(table) }
+        try dumpFile(dir.appendingPathComponent("manifest.json"), to: sink)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import TonightCore
+import TonightSnapshot
+
+extension SnapshotPublisher {
+    /// Keeps the newest `retain` snapshots, never removing the current one or the one before
+    /// it. Each removal renames the directory to a temporary name first, so a crash never
+    /// leaves a half-deleted directory that looks like a snapshot.
+    func applyRetention() throws {
+        let ids = directory.snapshotIDs()
+        guard ids.count > retain else { return }
+        var protected = Set<String>()
+        if let current = try directory.currentIDIfAny() {
+            protected.insert(current)
+            if let previous = try? directory.manifest(current).previous { protected.insert(previous) }
+        }
+        for id in ids.dropLast(retain) where !protected.contains(id) {
+            let doomed = root.appendingPathComponent(".tmp-delete-\(id)")
+            try FileIO.rename(root.appendingPathComponent(id), to: doomed)
+            CrashPoint.hit("retention-deleting")
+            try FileIO.removeItem(doomed)
+            logger.info("retention: removed snapshot \(id)")
+        }
+        try FileIO.syncDirectory(root)
+    }
+
+    /// Points `CURRENT` back at `id`, or by default at the snapshot before the current one
+    /// (its manifest's `previous`, else the newest older complete snapshot). The target is
+    /// fully verified first. Returns the id now current.
+    package func rollback(to id: String? = nil) throws -> String {
+        let held = try lock()
+        defer { withExtendedLifetime(held) {} }
+        let current = try directory.currentIDIfAny()
+        let ids = directory.snapshotIDs()
+        let target: String
+        if let id {
+            guard ids.contains(id) else {
+                throw TonightError(.usage, "no complete snapshot '\(id)' in \(root.path)", hint: "see `tonight snapshot list`")
+            }
+            target = id
+        } else {
+            guard let current else { throw TonightError(.usage, "nothing is published in \(root.path)") }
+            let previous = try? directory.manifest(current).previous
+            if let previous, ids.contains(previous) {
+                target = previous
+            } else if let older = ids.last(where: { $0 < current }) {
+                target = older
+            } else {
+                throw TonightError(.usage, "no snapshot older than \(current) to roll back to", hint: "see `tonight snapshot list`")
+            }
+        }
+        let report: VerificationReport
+        do {
+            report = try Snapshot(directory: root.appendingPathComponent(target), cacheBytes: 0).verify()
+        } catch let e as SnapshotError {
+            throw TonightError(.invalidInput, "cannot roll back to \(target): \(e.message)", file: e.file)
+        }
+        if let p = report.problems.first {
+            throw TonightError(.invalidInput, "cannot roll back to \(target): it fails verification: \(p.message)", file: p.file)
+        }
+        try setCurrent(target)
+        logger.info("rolled back: CURRENT \(current ?? "-") → \(target)")
+        return target
+    }
+}

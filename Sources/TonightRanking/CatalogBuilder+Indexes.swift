@@ -1,0 +1,118 @@
+import Foundation
+import TonightCore
+import TonightFeed
+import TonightGeo
+import TonightSnapshot
+
+extension CatalogBuilder {
+    /// Orders artists by favourites (desc), upcoming events (desc, if `byUpcoming`), name in
+    /// code-point order, then id.
+    func ranked(_ list: [FeedArtist], byUpcoming: Bool) -> [FeedArtist] {
+        list.sorted { a, b in
+            let fa = favorites[a.id] ?? 0, fb = favorites[b.id] ?? 0
+            if fa != fb { return fa > fb }
+            if byUpcoming {
+                let ua = upcoming[a.id] ?? 0, ub = upcoming[b.id] ?? 0
+                if ua != ub { return ua > ub }
+            }
+            if a.name != b.name { return a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
+            return a.id < b.id
+        }
+    }
+
+    /// `artist_suggest`: for every prefix of 1…suggestMaxPrefix Unicode scalars of each
+    /// artist's name key, the `suggestSize` artists with the most favourites.
+    package func artistSuggestRecords() -> Records {
+        var byPrefix: [String: [Int]] = [:]
+        for (i, a) in artists.enumerated() {
+            let key = TextNormalizer.nameKey(a.name)
+            var prefix = ""
+            var seen = Set<String>()
+            for scalar in key.unicodeScalars.prefix(settings.suggestMaxPrefix) {
+                prefix.unicodeScalars.append(scalar)
+                if seen.insert(prefix).inserted { byPrefix[prefix, default: []].append(i) }
+            }
+        }
+        var w = JSONWriter()
+        let records: Records = byPrefix.map { prefix, indexes in
+            let top = ranked(indexes.map { artists[$0] }, byUpcoming: true).prefix(settings.suggestSize)
+            w.beginObject()
+            w.field("key", prefix)
+            w.key("items")
+            w.beginArray()
+            for a in top {
+                w.beginObject()
+                w.field("id", a.id)
+                w.field("name", a.name)
+                w.field("favorites", favorites[a.id] ?? 0)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+            return (prefix, w.take())
+        }
+        return Self.sorted(records)
+    }
+
+    /// `category_artists`: per category, its own artists with upcoming events, by favourites,
+    /// name, id, at most `categoryArtistsSize`.
+    package func categoryArtistRecords() -> Records {
+        var byCategory: [Int64: [FeedArtist]] = [:]
+        for a in artists {
+            guard let c = a.category, (upcoming[a.id] ?? 0) > 0 else { continue }
+            byCategory[c, default: []].append(a)
+        }
+        var w = JSONWriter()
+        let records: Records = byCategory.map { category, list in
+            w.beginObject()
+            w.field("key", String(category))
+            w.key("items")
+            w.beginArray()
+            for a in ranked(list, byUpcoming: false).prefix(settings.categoryArtistsSize) {
+                w.beginObject()
+                w.field("id", a.id)
+                w.field("name", a.name)
+                w.field("favorites", favorites[a.id] ?? 0)
+                w.field("upcomingEvents", upcoming[a.id] ?? 0)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+            return (String(category), w.take())
+        }
+        return Self.sorted(records)
+    }
+
+    /// `nearby`: per geohash cell, the upcoming events at its geocoded venues by startsAt,
+    /// then event id.
+    package func nearbyRecords() -> Records {
+        var cellOf: [Int64: String] = [:]
+        for v in venues {
+            guard let lat = v.placement.lat, let lon = v.placement.lon else { continue }
+            cellOf[v.venue.id] = Geohash.encode(lat: lat, lon: lon, length: settings.geohashPrecision)
+        }
+        var byCell: [String: [FeedEvent]] = [:]
+        for e in events where Self.isUpcoming(e.event, settings) {
+            guard let cell = cellOf[e.event.venue] else { continue }
+            byCell[cell, default: []].append(e.event)
+        }
+        var w = JSONWriter()
+        let records: Records = byCell.map { cell, list in
+            w.beginObject()
+            w.field("key", cell)
+            w.key("items")
+            w.beginArray()
+            for e in list.sorted(by: { ($0.startsAt, $0.idString) < ($1.startsAt, $1.idString) }) {
+                w.beginObject()
+                w.field("event", e.idString)
+                w.field("startsAt", CivilTime.formatUTC(e.startsAt))
+                w.field("venue", e.venue)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+            return (cell, w.take())
+        }
+        return Self.sorted(records)
+    }
+}

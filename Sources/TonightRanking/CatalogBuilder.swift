@@ -1,0 +1,104 @@
+import Foundation
+import TonightCore
+import TonightFeed
+import TonightGeo
+import TonightSnapshot
+
+/// The catalog datasets of recommendations.md ("Catalog and indexes"): cleaned events, venues,
+/// artists (with favourite and upcoming-event counts), categories, and the `artist_suggest`,
+/// `category_artists` and `nearby` indexes. Every dataset comes out as (key, JSON) records in
+/// increasing UTF-8 key order, ready for a dataset writer.
+package struct CatalogBuilder: Sendable {
+    package struct Settings: Sendable {
+        package var asOf: Int64
+        package var horizonDays: Double
+        package var excludedStatuses: Set<Int64>
+        package var suggestSize: Int
+        package var suggestMaxPrefix: Int
+        package var categoryArtistsSize: Int
+        package var geohashPrecision: Int
+
+        package init(asOf: Int64, horizonDays: Double = 60, excludedStatuses: Set<Int64> = [], suggestSize: Int = 10,
+                     suggestMaxPrefix: Int = 4, categoryArtistsSize: Int = 200, geohashPrecision: Int = 4) {
+            self.asOf = asOf
+            self.horizonDays = horizonDays
+            self.excludedStatuses = excludedStatuses
+            self.suggestSize = suggestSize
+            self.suggestMaxPrefix = suggestMaxPrefix
+            self.categoryArtistsSize = categoryArtistsSize
+            self.geohashPrecision = geohashPrecision
+        }
+    }
+
+    /// Records of one dataset, sorted by key bytes.
+    package typealias Records = [(key: String, json: [UInt8])]
+
+    package let settings: Settings
+    package let artists: [FeedArtist]
+    package let categories: [FeedCategory]
+    package let venues: [GeocodedVenue]
+    package let events: [LocatedEvent]
+    /// Users favouring each artist.
+    package let favorites: [Int64: Int]
+    /// Upcoming events per artist (each event counted once per performing artist).
+    package let upcoming: [Int64: Int]
+
+    package init(settings: Settings, artists: [FeedArtist], categories: [FeedCategory], venues: [GeocodedVenue],
+                 events: [LocatedEvent], favorites: [Int64: Int]) {
+        self.settings = settings
+        self.artists = artists
+        self.categories = categories
+        self.venues = venues
+        self.events = events
+        self.favorites = favorites
+        var upcoming: [Int64: Int] = [:]
+        for e in events where Self.isUpcoming(e.event, settings) {
+            for a in Set(e.event.artists) { upcoming[a, default: 0] += 1 }
+        }
+        self.upcoming = upcoming
+    }
+
+    /// recommendations.md: `asOf ≤ startsAt < asOf + horizonDays`, status not excluded.
+    package static func isUpcoming(_ e: FeedEvent, _ s: Settings) -> Bool {
+        e.startsAt >= s.asOf && Double(e.startsAt - s.asOf) < s.horizonDays * 86_400
+            && !(e.status.map(s.excludedStatuses.contains) ?? false)
+    }
+
+    static func sorted(_ records: Records) -> Records {
+        records.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    }
+
+    package func eventRecords() -> Records {
+        let places = Dictionary(venues.map { ($0.venue.id, $0.placement) }, uniquingKeysWith: { a, _ in a })
+        var w = JSONWriter()
+        return Self.sorted(events.map { e in
+            let p = places[e.event.venue]
+            e.event.writeJSON(to: &w, localStart: e.localStart, timeZone: e.timeZone, lat: p?.lat, lon: p?.lon)
+            return (e.event.idString, w.take())
+        })
+    }
+
+    package func venueRecords() -> Records {
+        var w = JSONWriter()
+        return Self.sorted(venues.map { v in
+            v.writeJSON(to: &w)
+            return (String(v.venue.id), w.take())
+        })
+    }
+
+    package func artistRecords() -> Records {
+        var w = JSONWriter()
+        return Self.sorted(artists.map { a in
+            a.writeJSON(to: &w, favorites: favorites[a.id] ?? 0, upcomingEvents: upcoming[a.id] ?? 0)
+            return (String(a.id), w.take())
+        })
+    }
+
+    package func categoryRecords() -> Records {
+        var w = JSONWriter()
+        return Self.sorted(categories.map { c in
+            c.writeJSON(to: &w)
+            return (String(c.id), w.take())
+        })
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Writes one dataset of a snapshot: `<name>.ndjson.zst` (seekable zstd, NDJSON records in key
+/// order, whole records per frame) and its key index `<name>.index.ndjson.zst` (one line per
+/// frame: `frame`, `first`, `last`, `records`). Both files are fsynced when finished.
+package struct DatasetWriter {
+    /// What was written.
+    package struct Summary: Sendable, Equatable {
+        package var name: String
+        package var file: String
+        package var bytes: Int
+        package var records: Int
+        package var frames: Int
+        package var uncompressedBytes: Int
+        package var indexFile: String
+        package var indexBytes: Int
+    }
+
+    package let name: String
+    private let directory: URL
+    private let output: FileOutput
+    private var data: SeekableZstdWriter
+    private let frameBytes: Int
+    private let level: Int32
+
+    package static func fileName(_ dataset: String) -> String { "\(dataset).ndjson.zst" }
+    package static func indexFileName(_ dataset: String) -> String { "\(dataset).index.ndjson.zst" }
+
+    package init(name: String, directory: URL, frameBytes: Int = 64 << 10, level: Int32 = 3) throws {
+        self.name = name
+        self.directory = directory
+        self.frameBytes = frameBytes
+        self.level = level
+        let output = try FileOutput(path: directory.appendingPathComponent(Self.fileName(name)).path)
+        self.output = output
+        data = SeekableZstdWriter(frameBytes: frameBytes, level: level, sink: { try output.write($0) })
+    }
+
+    package var records: Int { data.records }
+
+    /// Appends one record: a JSON object (no newline) whose `key` field is `key`. Keys must
+    /// come in increasing UTF-8 byte order.
+    package mutating func append(key: String, json: some Collection<UInt8>) throws {
+        try data.append(key: key, json: json)
+    }
+
+    /// Writes the seek table and the index; syncs and closes both files.
+    package mutating func finish() throws -> Summary {
+        _ = try data.finish()
+        try output.syncAndClose()
+        var index = SeekableZstdWriter(frameBytes: frameBytes, level: level)
+        for (i, f) in data.frames.enumerated() {
+            var line = Array(#"{"frame":"#.utf8) + Array(String(i).utf8) + Array(#","first":"#.utf8)
+            JSONKey.appendEncoded(f.first, to: &line)
+            line += Array(#","last":"#.utf8)
+            JSONKey.appendEncoded(f.last, to: &line)
+            line += Array(#","records":"#.utf8) + Array(String(f.records).utf8) + [UInt8(ascii: "}")]
+            try index.append(key: f.first, json: line)
+        }
+        let indexBytes = try index.finish()
+        let indexOut = try FileOutput(path: directory.appendingPathComponent(Self.indexFileName(name)).path)
+        try indexOut.write(indexBytes)
+        try indexOut.syncAndClose()
+        return Summary(
+            name: name, file: Self.fileName(name), bytes: data.compressedBytes, records: data.records,
+            frames: data.frames.count, uncompressedBytes: data.uncompressedBytes,
+            indexFile: Self.indexFileName(name), indexBytes: indexBytes.count)
+    }
+}
+
+/// A file being written: created exclusively, written fully, synced, closed (or closed in
+/// `deinit` if abandoned).
+final class FileOutput {
+    let path: String
+    private var fd: Int32
+
+    init(path: String) throws {
+        self.path = path
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SnapshotError(file: path, "cannot create: \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    func write(_ bytes: [UInt8]) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw SnapshotError(file: path, "write failed: \(String(cString: strerror(errno)))") }
+            done += n
+        }
+    }
+
+    func syncAndClose() throws {
+        guard fsync(fd) == 0 else { throw SnapshotError(file: path, "fsync failed: \(String(cString: strerror(errno)))") }
+        close(fd)
+        fd = -1
+    }
+}

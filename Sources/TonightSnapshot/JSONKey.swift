@@ -1,0 +1,62 @@
+/// The JSON string encoding of keys, exactly as the pipeline's JSON writer produces it
+/// (`"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`, the rest raw
+/// UTF-8), and its inverse for the index lines. Lookups compare encoded bytes.
+enum JSONKey {
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    static func appendEncoded(_ key: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        for c in key.utf8 {
+            switch c {
+            case 0x22: out += [0x5c, 0x22]
+            case 0x5c: out += [0x5c, 0x5c]
+            case 0x0a: out += [0x5c, UInt8(ascii: "n")]
+            case 0x0d: out += [0x5c, UInt8(ascii: "r")]
+            case 0x09: out += [0x5c, UInt8(ascii: "t")]
+            case ..<0x20: out += [0x5c, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xf)]]
+            default: out.append(c)
+            }
+        }
+        out.append(0x22)
+    }
+
+    /// The bytes a record with this key starts with: `{"key":"…"`.
+    static func recordPrefix(_ key: String) -> [UInt8] {
+        var out = Array(#"{"key":"#.utf8)
+        appendEncoded(key, to: &out)
+        return out
+    }
+
+    /// Decodes the JSON string starting at `bytes[at]` (the opening quote). Returns the raw
+    /// UTF-8 bytes and the index after the closing quote, or nil if malformed.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> ([UInt8], Int)? {
+        guard start < bytes.count, bytes[start] == 0x22 else { return nil }
+        var out: [UInt8] = []
+        var i = start + 1
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == 0x22 { return (out, i + 1) }
+            if c != 0x5c {
+                out.append(c)
+                i += 1
+                continue
+            }
+            guard i + 1 < bytes.count else { return nil }
+            switch bytes[i + 1] {
+            case 0x22, 0x5c, 0x2f: out.append(bytes[i + 1]); i += 2
+            case UInt8(ascii: "n"): out.append(0x0a); i += 2
+            case UInt8(ascii: "r"): out.append(0x0d); i += 2
+            case UInt8(ascii: "t"): out.append(0x09); i += 2
+            case UInt8(ascii: "b"): out.append(0x08); i += 2
+            case UInt8(ascii: "f"): out.append(0x0c); i += 2
+            case UInt8(ascii: "u"):
+                guard i + 6 <= bytes.count, let v = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 2)..<(i + 6)]), as: UTF8.self), radix: 16),
+                      let scalar = Unicode.Scalar(v) else { return nil }
+                out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                i += 6
+            default: return nil
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// The key index of a dataset held in memory: the first and last key of every frame, as raw
+/// UTF-8 in one contiguous buffer, searched by binary search with byte comparison.
+struct KeyIndex: Sendable {
+    /// Byte ranges into `keys`: first key of frame i at `bounds[2i]..<bounds[2i+1]`, last key
+    /// at `bounds[2i+1]..<bounds[2i+2]`.
+    private var keys: [UInt8] = []
+    private var bounds: [Int32] = [0]
+    private(set) var records: [Int] = []
+
+    var count: Int { records.count }
+
+    /// Parses the index file's NDJSON (`{"frame":N,"first":"…","last":"…","records":N}` per
+    /// line, frames in order). Anything else is corruption.
+    init(ndjson: [UInt8], path: String) throws {
+        try ndjson.withUnsafeBufferPointer { buf in
+            var i = 0
+            var frame = 0
+            while i < buf.count {
+                guard let p = memchr(buf.baseAddress! + i, 0x0A, buf.count - i) else {
+                    throw SnapshotError(file: path, "index line \(frame + 1) is not terminated")
+                }
+                let nl = UnsafePointer<UInt8>(p.assumingMemoryBound(to: UInt8.self)) - buf.baseAddress!
+                try parseLine(UnsafeBufferPointer(rebasing: buf[i..<nl]), frame: frame, path: path)
+                frame += 1
+                i = nl + 1
+            }
+        }
+    }
+
+    private mutating func parseLine(_ line: UnsafeBufferPointer<UInt8>, frame: Int, path: String) throws {
+        func fail() -> SnapshotError { SnapshotError(file: path, "index line \(frame + 1) is malformed") }
+        var i = 0
+        func expect(_ s: String) throws {
+            for c in s.utf8 {
+                guard i < line.count, line[i] == c else { throw fail() }
+                i += 1
+            }
+        }
+        func integer() throws -> Int {
+            var v = 0, digits = 0
+            while i < line.count, line[i] >= 0x30, line[i] <= 0x39, digits < 18 {
+                v = v * 10 + Int(line[i] - 0x30)
+                i += 1
+                digits += 1
+            }
+            guard digits > 0 else { throw fail() }
+            return v
+        }
+        try expect(#"{"frame":"#)
+        guard try integer() == frame else { throw SnapshotError(file: path, "index line \(frame + 1) names another frame") }
+        try expect(#","first":"#)
+        guard let (first, a) = JSONKey.decode(line, at: i) else { throw fail() }
+        i = a
+        try expect(#","last":"#)
+        guard let (last, b) = JSONKey.decode(line, at: i) else { throw fail() }
+        i = b
+        try expect(#","records":"#)
+        let n = try integer()
+        try expect("}")
+        guard i == line.count, n > 0 else { throw fail() }
+        guard !first.lexicographicallyPrecedes(lastKey ?? []) || count == 0, !last.lexicographicallyPrecedes(first) else {
+            throw SnapshotError(file: path, "index line \(frame + 1): keys out of order")
+        }
+        keys += first
+        bounds.append(Int32(keys.count))
+        keys += last
+        bounds.append(Int32(keys.count))
+        records.append(n)
+    }
+
+    private var lastKey: [UInt8]? {
+        count == 0 ? nil : Array(keys[Int(bounds[2 * count - 1])..<Int(bounds[2 * count])])
+    }
+
+    func first(_ frame: Int) -> String { string(2 * frame) }
+    func last(_ frame: Int) -> String { string(2 * frame + 1) }
+
+    private func string(_ slot: Int) -> String {
+        String(decoding: keys[Int(bounds[slot])..<Int(bounds[slot + 1])], as: UTF8.self)
+    }
+
+    /// -1, 0, 1 as `key` sorts before, equal to or after the key in `slot`.
+    private func compare(_ key: UnsafeBufferPointer<UInt8>, slot: Int) -> Int {
+        keys.withUnsafeBufferPointer { k in
+            let lo = Int(bounds[slot]), hi = Int(bounds[slot + 1])
+            let n = min(key.count, hi - lo)
+            let c = n == 0 ? 0 : memcmp(key.baseAddress!, k.baseAddress! + lo, n)
+            if c != 0 { return c < 0 ? -1 : 1 }
+            return key.count == hi - lo ? 0 : (key.count < hi - lo ? -1 : 1)
+        }
+    }
+
+    /// The frame that would hold `key`, if any: the last frame whose first key is ≤ key,
+    /// provided key ≤ its last key.
+    func frame(for key: String) -> Int? {
+        var key = key
+        return key.withUTF8 { k -> Int? in
+            var lo = 0, hi = count  // find the first frame with first > key
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if compare(k, slot: 2 * mid) >= 0 { lo = mid + 1 } else { hi = mid }
+            }
+            let f = lo - 1
+            guard f >= 0, compare(k, slot: 2 * f + 1) <= 0 else { return nil }
+            return f
+        }
+    }
+}

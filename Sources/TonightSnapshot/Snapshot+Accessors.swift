@@ -1,0 +1,88 @@
+import Foundation
+
+/// Typed accessors, one per dataset of snapshots.md. A key with no record gives an empty list
+/// (or nil for single records); a dataset missing from the snapshot is an error.
+extension Snapshot {
+    private func items<Item: Decodable>(_ dataset: String, _ key: String, _ type: Item.Type) throws -> [Item] {
+        try self.dataset(dataset).value(key: key, as: ItemList<Item>.self)?.items ?? []
+    }
+
+    // MARK: Tickets Tonight
+
+    /// The user's explore deck, best first.
+    public func explore(user: String) throws -> [ExploreItem] { try items("explore", user, ExploreItem.self) }
+
+    /// The user's favourites feed, soonest first.
+    public func feed(user: String) throws -> [FeedItem] { try items("feed", user, FeedItem.self) }
+
+    /// Tonight's notification picks for the user (none without a location).
+    public func tonight(user: String) throws -> [TonightItem] { try items("tonight", user, TonightItem.self) }
+
+    /// Changes to events the user follows since the previous snapshot.
+    public func alerts(user: String) throws -> [AlertItem] { try items("alerts", user, AlertItem.self) }
+
+    // MARK: Playmate
+
+    /// Sessions suggested to the player, best first.
+    public func sessions(user: String) throws -> [SessionItem] { try items("sessions", user, SessionItem.self) }
+
+    /// The player's statistics (nil for an unknown player).
+    public func playerStats(user: String) throws -> PlayerStats? {
+        try dataset("player_stats").value(key: user, as: PlayerStats.self)
+    }
+
+    // MARK: Catalog
+
+    /// The cleaned event `id`.
+    public func event(id: String) throws -> CatalogEvent? { try dataset("events").value(key: id, as: CatalogEvent.self) }
+
+    /// The venue `id` with its place.
+    public func venue(id: Int64) throws -> CatalogVenue? { try dataset("venues").value(key: String(id), as: CatalogVenue.self) }
+
+    /// The artist `id` with favourite and upcoming-event counts.
+    public func artist(id: Int64) throws -> CatalogArtist? { try dataset("artists").value(key: String(id), as: CatalogArtist.self) }
+
+    /// The category `id`.
+    public func category(id: Int64) throws -> CatalogCategory? {
+        try dataset("categories").value(key: String(id), as: CatalogCategory.self)
+    }
+
+    /// Artists whose own category is `category` and who have upcoming events, most favoured first.
+    public func categoryArtists(category: Int64) throws -> [ArtistSummary] {
+        try items("category_artists", String(category), ArtistSummary.self)
+    }
+
+    /// Search as you type: the most favoured artists whose normalised name starts with the
+    /// normalised `prefix`. Prefixes up to `maxPrefix` scalars (4 by default) are precomputed;
+    /// a longer prefix filters the list of its first `maxPrefix` scalars by name.
+    public func suggestArtists(prefix: String, maxPrefix: Int = 4) throws -> [ArtistSummary] {
+        var key = NameKey.general(prefix)
+        if !key.isEmpty, let last = prefix.unicodeScalars.last, last.properties.isWhitespace { key += " " }
+        guard !key.isEmpty else { return [] }
+        let scalars = Array(key.unicodeScalars)
+        guard scalars.count > maxPrefix else { return try items("artist_suggest", key, ArtistSummary.self) }
+        var short = ""
+        short.unicodeScalars.append(contentsOf: scalars[0..<maxPrefix])
+        return try items("artist_suggest", short, ArtistSummary.self).filter { NameKey.general($0.name).hasPrefix(key) }
+    }
+
+    /// Upcoming events at venues within `radiusKm` of the point, soonest first, each with its
+    /// distance. Reads the geohash cells that meet the circle, then checks each venue's place.
+    public func nearby(lat: Double, lon: Double, radiusKm: Double, precision: Int = 4) throws -> [(event: NearbyEvent, distanceKm: Double)] {
+        var venueDistance: [Int64: Double?] = [:]
+        var out: [(event: NearbyEvent, distanceKm: Double)] = []
+        for cell in Geohash.cells(lat: lat, lon: lon, radiusKm: radiusKm, length: precision) {
+            for e in try items("nearby", cell, NearbyEvent.self) {
+                if venueDistance[e.venue] == nil {
+                    let v = try venue(id: e.venue)
+                    venueDistance[e.venue] = v.flatMap { v in
+                        guard let vlat = v.lat, let vlon = v.lon else { return nil }
+                        return GeoDistance.km(lat, lon, vlat, vlon)
+                    }
+                }
+                if let d = venueDistance[e.venue] ?? nil, d <= radiusKm { out.append((e, d)) }
+            }
+        }
+        return out.sorted { ($0.event.startsAt, $0.event.event) < ($1.event.startsAt, $1.event.event) }
+    }
+}

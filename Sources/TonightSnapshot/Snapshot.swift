@@ -1,0 +1,77 @@
+import Foundation
+
+/// One published snapshot, opened read-only: its manifest and every dataset's index.
+///
+/// ```swift
+/// let snapshot = try Snapshot.openCurrent(in: URL(fileURLWithPath: "/srv/tonight/snapshots"))
+/// for item in try snapshot.explore(user: 42) { print(item.event, item.score) }
+/// ```
+///
+/// Files stay open for the life of the value, so a snapshot removed by retention or replaced
+/// by a newer one keeps answering until the last reference goes. Safe to share across threads.
+public final class Snapshot: Sendable {
+    /// The snapshot's id (`YYYYMMDDTHHMMSSZ-xxxxxxxx`).
+    public let id: String
+    /// Its directory.
+    public let directory: URL
+    /// The manifest as published.
+    public let manifest: SnapshotManifest
+    /// The datasets by name.
+    public let datasets: [String: SnapshotDataset]
+
+    /// Default decompressed-frame cache per dataset.
+    public static let defaultCacheBytes = 64 << 20
+
+    /// Opens the snapshot in `directory` (a `<root>/<id>` folder): reads the manifest and the
+    /// key indexes only. `cacheBytes` bounds each dataset's cache of decompressed frames.
+    public init(directory: URL, cacheBytes: Int = Snapshot.defaultCacheBytes) throws {
+        self.directory = directory
+        let path = directory.appendingPathComponent("manifest.json").path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SnapshotError(file: path, "cannot read the manifest (is this a snapshot directory?)")
+        }
+        let manifest: SnapshotManifest
+        do {
+            manifest = try JSONDecoder().decode(SnapshotManifest.self, from: data)
+        } catch {
+            throw SnapshotError(file: path, "malformed manifest: \(error)")
+        }
+        guard manifest.formatVersion == SnapshotManifest.currentFormatVersion else {
+            throw SnapshotError(
+                file: path, "manifest format \(manifest.formatVersion); this reader reads \(SnapshotManifest.currentFormatVersion)")
+        }
+        self.manifest = manifest
+        id = manifest.id
+        var datasets: [String: SnapshotDataset] = [:]
+        for (name, entry) in manifest.datasets {
+            datasets[name] = try SnapshotDataset(name: name, entry: entry, directory: directory.path, cacheBytes: cacheBytes)
+        }
+        self.datasets = datasets
+    }
+
+    /// Opens the snapshot that `root/CURRENT` names.
+    public static func openCurrent(in root: URL, cacheBytes: Int = Snapshot.defaultCacheBytes) throws -> Snapshot {
+        let id = try SnapshotDirectory(root: root).currentID()
+        return try Snapshot(directory: root.appendingPathComponent(id), cacheBytes: cacheBytes)
+    }
+
+    /// Opens the snapshot `id` under `root`.
+    public static func open(id: String, in root: URL, cacheBytes: Int = Snapshot.defaultCacheBytes) throws -> Snapshot {
+        try Snapshot(directory: root.appendingPathComponent(id), cacheBytes: cacheBytes)
+    }
+
+    /// The dataset `name`; an error naming the datasets present if it is not in this snapshot.
+    public func dataset(_ name: String) throws -> SnapshotDataset {
+        guard let d = datasets[name] else {
+            throw SnapshotError(
+                file: directory.path,
+                "no dataset '\(name)' in snapshot \(id) (it has: \(datasets.keys.sorted().joined(separator: ", ")))")
+        }
+        return d
+    }
+
+    /// The raw JSON record of `dataset` under `key`, or nil.
+    public func json(_ dataset: String, key: String) throws -> [UInt8]? {
+        try self.dataset(dataset).json(key: key)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The snapshot root (`OUT/snapshots`): `CURRENT` and one directory per snapshot.
+public struct SnapshotDirectory: Sendable {
+    /// The root directory.
+    public let root: URL
+
+    /// Creates a view of `root` (nothing is read yet).
+    public init(root: URL) {
+        self.root = root
+    }
+
+    /// Whether `name` has the shape of a snapshot id (`YYYYMMDDTHHMMSSZ-xxxxxxxx`).
+    public static func isSnapshotID(_ name: String) -> Bool {
+        let b = Array(name.utf8)
+        guard b.count == 25, b[8] == UInt8(ascii: "T"), b[15] == UInt8(ascii: "Z"), b[16] == UInt8(ascii: "-") else {
+            return false
+        }
+        let digits = b[0..<8] + b[9..<15]
+        return digits.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            && b[17...].allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+
+    /// The id `CURRENT` names.
+    public func currentID() throws -> String {
+        let path = root.appendingPathComponent("CURRENT").path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SnapshotError(file: path, "no CURRENT file: nothing has been published here yet")
+        }
+        let id = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard Self.isSnapshotID(id) else { throw SnapshotError(file: path, "CURRENT holds '\(id)', not a snapshot id") }
+        return id
+    }
+
+    /// The id `CURRENT` names, or nil when nothing is published.
+    public func currentIDIfAny() throws -> String? {
+        FileManager.default.fileExists(atPath: root.appendingPathComponent("CURRENT").path) ? try currentID() : nil
+    }
+
+    /// The complete snapshots (directories with a manifest), oldest first. Temporary
+    /// directories of unfinished publishes are not listed.
+    public func snapshotIDs() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.filter {
+            Self.isSnapshotID($0)
+                && FileManager.default.fileExists(atPath: root.appendingPathComponent($0).appendingPathComponent("manifest.json").path)
+        }.sorted()
+    }
+
+    /// Reads the manifest of snapshot `id`.
+    public func manifest(_ id: String) throws -> SnapshotManifest {
+        let path = root.appendingPathComponent(id).appendingPathComponent("manifest.json").path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SnapshotError(file: path, "no such snapshot (no manifest)")
+        }
+        do {
+            return try JSONDecoder().decode(SnapshotManifest.self, from: data)
+        } catch {
+            throw SnapshotError(file: path, "malformed manifest: \(error)")
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/// `manifest.json` of a snapshot (snapshots.md): what was published, from what, by which code.
+public struct SnapshotManifest: Codable, Sendable, Equatable {
+    /// The manifest format this library reads.
+    public static let currentFormatVersion = 1
+
+    /// One input file of the run.
+    public struct Input: Codable, Sendable, Equatable {
+        /// The input's role (`feed`, `affinity`, `tickets/users.csv`, …).
+        public var role: String
+        public var path: String
+        public var size: Int64
+        public var sha256: String
+
+        /// Creates an input entry.
+        public init(role: String, path: String, size: Int64, sha256: String) {
+            self.role = role
+            self.path = path
+            self.size = size
+            self.sha256 = sha256
+        }
+    }
+
+    /// One dataset: its file, its index and what they hold.
+    public struct Dataset: Codable, Sendable, Equatable {
+        public var file: String
+        public var bytes: Int64
+        public var sha256: String
+        public var records: Int
+        public var frames: Int
+        /// Bytes of NDJSON once decompressed.
+        public var uncompressedBytes: Int64
+        public var index: String
+        public var indexBytes: Int64
+        public var indexSha256: String
+        /// The version of the record layout (bumped when fields change meaning).
+        public var schemaVersion: Int
+
+        /// Creates a dataset entry.
+        public init(file: String, bytes: Int64, sha256: String, records: Int, frames: Int, uncompressedBytes: Int64,
+                    index: String, indexBytes: Int64, indexSha256: String, schemaVersion: Int) {
+            self.file = file
+            self.bytes = bytes
+            self.sha256 = sha256
+            self.records = records
+            self.frames = frames
+            self.uncompressedBytes = uncompressedBytes
+            self.index = index
+            self.indexBytes = indexBytes
+            self.indexSha256 = indexSha256
+            self.schemaVersion = schemaVersion
+        }
+    }
+
+    /// What one stage of the run did.
+    public struct Stage: Codable, Sendable, Equatable {
+        public var name: String
+        public var durationSeconds: Double
+        /// `run` or `reuse`.
+        public var action: String
+        public var rows: [String: Int]
+        public var warnings: [String: Int]
+        public var rejects: [String: Int]
+
+        /// Creates a stage entry.
+        public init(name: String, durationSeconds: Double, action: String, rows: [String: Int],
+                    warnings: [String: Int], rejects: [String: Int]) {
+            self.name = name
+            self.durationSeconds = durationSeconds
+            self.action = action
+            self.rows = rows
+            self.warnings = warnings
+            self.rejects = rejects
+        }
+    }
+
+    public var formatVersion: Int
+    /// `YYYYMMDDTHHMMSSZ-<first 8 hex of contentHash>`.
+    public var id: String
+    /// The run instant the lists were computed for (ISO 8601 UTC).
+    public var asOf: String
+    /// The run date D (`YYYY-MM-DD`).
+    public var date: String
+    /// When the snapshot was written (ISO 8601 UTC).
+    public var createdAt: String
+    public var codeVersion: String
+    /// SHA-256 of the canonical config.
+    public var configHash: String
+    /// SHA-256 over the datasets' names and hashes: equal for equal content.
+    public var contentHash: String
+    public var inputs: [Input]
+    public var datasets: [String: Dataset]
+    public var stages: [Stage]
+    /// The snapshot that was current when this one was published.
+    public var previous: String?
+    /// The run that produced it.
+    public var runId: String
+
+    /// Creates a manifest.
+    public init(id: String, asOf: String, date: String, createdAt: String, codeVersion: String, configHash: String,
+                contentHash: String, inputs: [Input], datasets: [String: Dataset], stages: [Stage], previous: String?,
+                runId: String) {
+        formatVersion = Self.currentFormatVersion
+        self.id = id
+        self.asOf = asOf
+        self.date = date
+        self.createdAt = createdAt
+        self.codeVersion = codeVersion
+        self.configHash = configHash
+        self.contentHash = contentHash
+        self.inputs = inputs
+        self.datasets = datasets
+        self.stages = stages
+        self.previous = previous
+        self.runId = runId
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A long-lived holder of the current snapshot for a service, with hot reload.
+///
+/// Requests take `current` (a reference) and use it to the end; `reload()` opens a newly
+/// published snapshot and swaps it in, while requests that hold the old one finish on the old
+/// files (they stay open until the last reference goes, even if retention deletes them).
+///
+/// ```swift
+/// let reader = try SnapshotReader(root: snapshotsURL)
+/// // per request:
+/// let items = try reader.current.explore(user: id)
+/// // periodically, or on a signal:
+/// try reader.reload()
+/// ```
+public final class SnapshotReader: @unchecked Sendable {
+    /// The snapshot root.
+    public let directory: SnapshotDirectory
+    private let cacheBytes: Int
+    private let lock = NSLock()
+    private var snapshot: Snapshot
+
+    /// Opens the current snapshot of `root`.
+    public init(root: URL, cacheBytes: Int = Snapshot.defaultCacheBytes) throws {
+        directory = SnapshotDirectory(root: root)
+        self.cacheBytes = cacheBytes
+        snapshot = try Snapshot.open(id: try directory.currentID(), in: root, cacheBytes: cacheBytes)
+    }
+
+    /// The snapshot requests should use now.
+    public var current: Snapshot {
+        lock.lock()
+        defer { lock.unlock() }
+        return snapshot
+    }
+
+    /// Switches to the snapshot `CURRENT` names if it changed. Returns whether it switched.
+    /// If the new snapshot cannot be opened, the error is thrown and the old one stays.
+    @discardableResult
+    public func reload() throws -> Bool {
+        let id = try directory.currentID()
+        if id == current.id { return false }
+        let fresh = try Snapshot.open(id: id, in: directory.root, cacheBytes: cacheBytes)
+        lock.lock()
+        snapshot = fresh
+        lock.unlock()
+        return true
+    }
+}

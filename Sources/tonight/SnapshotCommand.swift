@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import TonightCore
+import TonightPipeline
+import TonightSnapshot
+
+/// `tonight snapshot list|show|get|verify|rollback`: the published snapshots.
+struct SnapshotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshot",
+        abstract: "List, inspect, read, verify and roll back published snapshots.",
+        subcommands: [List.self, Show.self, Get.self, Verify.self, Rollback.self])
+
+    struct Location: ParsableArguments {
+        @Option(help: "Config file (YAML); its paths.out locates the snapshots.")
+        var config: String?
+
+        @Option(help: "Snapshot root's parent (overrides paths.out): snapshots are in OUT/snapshots.")
+        var out: String?
+
+        func root() throws -> URL {
+            let config = try config.map { try TonightConfig.load(URL(fileURLWithPath: $0)) } ?? TonightConfig()
+            return URL(fileURLWithPath: out ?? config.string("paths.out")).appendingPathComponent("snapshots")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the complete snapshots, newest last; * marks CURRENT.")
+        @OptionGroup var location: Location
+
+        func run() throws {
+            let dir = SnapshotDirectory(root: try location.root())
+            let current = try dir.currentIDIfAny()
+            let ids = dir.snapshotIDs()
+            if ids.isEmpty { print("no snapshots in \(dir.root.path)") }
+            for id in ids {
+                let m = try? dir.manifest(id)
+                let records = m.map { $0.datasets.values.reduce(0) { $0 + $1.records } } ?? 0
+                let bytes = m.map { $0.datasets.values.reduce(Int64(0)) { $0 + $1.bytes + $1.indexBytes } } ?? 0
+                print("\(id == current ? "*" : " ") \(id)  asOf \(m?.asOf ?? "?")  \(m?.datasets.count ?? 0) datasets  "
+                      + "\(records) records  \(bytes) bytes")
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a snapshot's manifest (default: CURRENT).")
+        @OptionGroup var location: Location
+        @Argument(help: "Snapshot id.") var id: String?
+
+        func run() throws {
+            let dir = SnapshotDirectory(root: try location.root())
+            let path = dir.root.appendingPathComponent(try id ?? dir.currentID()).appendingPathComponent("manifest.json")
+            _ = try dir.manifest(path.deletingLastPathComponent().lastPathComponent)
+            FileHandle.standardOutput.write(try Data(contentsOf: path))
+        }
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print one record as JSON: tonight snapshot get DATASET KEY (exit 1 if absent).")
+        @OptionGroup var location: Location
+        @Option(help: "Snapshot id (default: CURRENT).") var id: String?
+        @Argument(help: "Dataset: explore, feed, tonight, alerts, sessions, player_stats, events, artists, …") var dataset: String
+        @Argument(help: "Key: a user id, record id, prefix or geohash cell.") var key: String
+
+        func run() throws {
+            let root = try location.root()
+            let snapshot = try id.map { try Snapshot.open(id: $0, in: root, cacheBytes: 0) }
+                ?? Snapshot.openCurrent(in: root, cacheBytes: 0)
+            guard let json = try snapshot.json(dataset, key: key) else {
+                FileHandle.standardError.write(Data("tonight: no record '\(key)' in \(dataset) of snapshot \(snapshot.id)\n".utf8))
+                throw ExitCode(1)
+            }
+            FileHandle.standardOutput.write(Data(json + [0x0A]))
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check every file's SHA-256, every frame's checksum, keys and counts (exit 65 if anything is wrong).")
+        @OptionGroup var location: Location
+        @Argument(help: "Snapshot id (default: CURRENT).") var id: String?
+
+        func run() throws {
+            let root = try location.root()
+            let snapshot = try id.map { try Snapshot.open(id: $0, in: root, cacheBytes: 0) }
+                ?? Snapshot.openCurrent(in: root, cacheBytes: 0)
+            let report = snapshot.verify()
+            for p in report.problems { print("problem: \(p.description)") }
+            print("snapshot \(snapshot.id): \(report.datasets) datasets, \(report.records) records, \(report.bytes) bytes: "
+                  + (report.isValid ? "OK" : "\(report.problems.count) problem(s)"))
+            if !report.isValid { throw ExitCode(65) }
+        }
+    }
+
+    struct Rollback: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Point CURRENT back at an earlier snapshot (default: the one before CURRENT), after verifying it.")
+        @OptionGroup var location: Location
+        @Argument(help: "Snapshot id to make current.") var id: String?
+
+        func run() throws {
+            let target = try SnapshotPublisher(root: try location.root()).rollback(to: id)
+            print("CURRENT is now \(target)")
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import TonightCore
+@testable import TonightPipeline
+import TonightSnapshot
+
+/// The publish stage and the snapshot protocol: contents, determinism, validation, retention,
+/// rollback and crash safety.
+@Suite struct PublishTests {
+    static func snapshots(_ work: URL) -> URL { work.appendingPathComponent("out/snapshots") }
+
+    @Test func tinyRunPublishesEveryCatalogDataset() throws {
+        let work = temporaryDirectory()
+        try runner(inputs: tinyInputs, work: work).run()
+        let s = try Snapshot.openCurrent(in: Self.snapshots(work))
+        #expect(s.datasets.keys.sorted() == CatalogStage.datasetNames.sorted())
+        #expect(s.verify().isValid)
+        #expect(s.manifest.asOf == "2026-01-15T06:00:00Z")
+        #expect(s.manifest.previous == nil)
+        #expect(s.manifest.stages.map(\.name) == ["parse-feed", "parse-affinity", "geocode", "load-tickets", "load-playmate", "catalog"])
+        #expect(s.manifest.inputs.contains { $0.role == "tickets/users.csv" && $0.sha256.count == 64 })
+        #expect(s.manifest.inputs.contains { $0.role == "feed" })
+        #expect(SnapshotDirectory.isSnapshotID(s.id) && s.id.hasSuffix(String(s.manifest.contentHash.prefix(8))))
+        // Typed accessors over the real datasets (values hand-checked in Fixtures/tiny/expected/catalog).
+        let msg = try #require(try s.venue(id: 58))
+        #expect(msg.precision == "postal" && msg.timeZone == "America/New_York")
+        let event = try #require(try s.event(id: "1D446879A86F5DEA"))
+        #expect(event.venue == 58 && event.localStart == "2026-01-15T21:00:00" && event.lat == msg.lat)
+        #expect(try s.artist(id: 1061)?.favorites == 5)
+        #expect(try s.artist(id: 1061)?.upcomingEvents == 3)
+        #expect(try s.category(id: 1)?.name == "Rock and Pop")
+        #expect(try s.suggestArtists(prefix: "  THE ").map(\.id) == [1087, 1054])
+        #expect(try s.suggestArtists(prefix: "Renée D").map(\.id) == [1097])  // longer than 4: filtered by name
+        #expect(try s.suggestArtists(prefix: "Rene").isEmpty)
+        #expect(try s.categoryArtists(category: 207).map(\.id) == [1061])
+        let near = try s.nearby(lat: 40.7505, lon: -73.9934, radiusKm: 10)
+        #expect(near.map(\.event.event) == ["1D446879A86F5DEA", "897592F97A8DDB0D", "1AF6280B4C830302", "CDC1A83E02DD07CB"])
+        #expect(near.allSatisfy { $0.distanceKm < 10 })
+    }
+
+    @Test func sameInputsGiveByteIdenticalFiles() throws {
+        let a = temporaryDirectory(), b = temporaryDirectory()
+        try runner(inputs: tinyInputs, work: a).run()
+        try runner(inputs: tinyInputs, work: b).run()
+        let sa = try Snapshot.openCurrent(in: Self.snapshots(a)), sb = try Snapshot.openCurrent(in: Self.snapshots(b))
+        #expect(sa.manifest.contentHash == sb.manifest.contentHash)
+        for (name, entry) in sa.manifest.datasets {
+            for file in [entry.file, entry.index] {
+                let x = try Data(contentsOf: sa.directory.appendingPathComponent(file))
+                let y = try Data(contentsOf: sb.directory.appendingPathComponent(file))
+                #expect(x == y, "\(name): \(file) differs")
+            }
+        }
+    }
+
+    @Test func shrinkGuardRefusesUnlessAllowed() throws {
+        let work = temporaryDirectory()
+        try runner(inputs: tinyInputs, work: work).run()
+        let before = try SnapshotDirectory(root: Self.snapshots(work)).currentID()
+        var small = TonightConfig()
+        small.set("catalog.suggestMaxPrefix", .int(1))  // artist_suggest: 34 → 7 records (g h k m p r t)
+        #expect {
+            try runner(inputs: tinyInputs, work: work, config: small).run()
+        } throws: { error in
+            let e = error as? TonightError
+            return e?.exitCode == 65 && e?.description.contains("artist_suggest 34 → 7") == true
+                && e?.description.contains("--allow-shrink") == true
+        }
+        #expect(try SnapshotDirectory(root: Self.snapshots(work)).currentID() == before)
+        #expect(SnapshotDirectory(root: Self.snapshots(work)).snapshotIDs() == [before])
+        try runner(inputs: tinyInputs, work: work, config: small) { $0.allowShrink = true }.run()
+        let after = try Snapshot.openCurrent(in: Self.snapshots(work))
+        #expect(after.id != before && after.manifest.previous == before)
+        #expect(after.manifest.datasets["artist_suggest"]?.records == 7)
+    }
+
+    @Test func retentionKeepsTheNewestAndRollbackGoesBack() throws {
+        let work = temporaryDirectory()
+        var config = TonightConfig()
+        config.set("snapshot.retain", .int(3))
+        var ids: [String] = []
+        for _ in 0..<5 {
+            try runner(inputs: tinyInputs, work: work, config: config).run()
+            ids.append(try SnapshotDirectory(root: Self.snapshots(work)).currentID())
+        }
+        #expect(Set(ids).count == 5)  // same content, distinct ids
+        let dir = SnapshotDirectory(root: Self.snapshots(work))
+        #expect(dir.snapshotIDs() == Array(ids.suffix(3)))
+        // Roll back: to the one before, then to an explicit id; the chain stays protected.
+        let publisher = SnapshotPublisher(root: Self.snapshots(work))
+        #expect(try publisher.rollback() == ids[3])
+        #expect(try dir.currentID() == ids[3])
+        #expect(try publisher.rollback(to: ids[2]) == ids[2])
+        #expect(throws: TonightError.self) { try publisher.rollback(to: ids[0]) }  // removed by retention
+        // A corrupt target is refused and CURRENT stays.
+        let target = dir.root.appendingPathComponent(ids[4]).appendingPathComponent("events.ndjson.zst")
+        var bytes = [UInt8](try Data(contentsOf: target))
+        bytes[bytes.count / 2] ^= 0xFF
+        try FileManager.default.removeItem(at: target)  // a hard link: do not damage the run store's copy
+        try Data(bytes).write(to: target)
+        #expect(throws: TonightError.self) { try publisher.rollback(to: ids[4]) }
+        #expect(try dir.currentID() == ids[2])
+        // The CLI shows the same.
+        let list = try runTonight(["snapshot", "list", "--out", work.appendingPathComponent("out").path])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("* \(ids[2])"))
+        let verify = try runTonight(["snapshot", "verify", ids[4], "--out", work.appendingPathComponent("out").path])
+        #expect(verify.status == 65 && verify.stdout.contains("problem"))
+    }
+
+    @Test func cliGetShowVerifyRollback() throws {
+        let work = temporaryDirectory()
+        let out = work.appendingPathComponent("out").path
+        #expect(try runTonight(["run", "--work", work.path, "--out", out]).status == 0)
+        #expect(try runTonight(["run", "--work", work.path, "--out", out]).status == 0)
+        let get = try runTonight(["snapshot", "get", "venues", "58", "--out", out])
+        #expect(get.status == 0 && get.stdout.hasPrefix(#"{"key":"58","id":58,"name":"New York City Playhouse""#))
+        let missing = try runTonight(["snapshot", "get", "venues", "999", "--out", out])
+        #expect(missing.status == 1 && missing.stderr.contains("no record '999'"))
+        let noDataset = try runTonight(["snapshot", "get", "nope", "1", "--out", out])
+        #expect(noDataset.status == 65 && noDataset.stderr.contains("no dataset 'nope'"))
+        let show = try runTonight(["snapshot", "show", "--out", out])
+        #expect(show.status == 0 && show.stdout.contains("\"contentHash\""))
+        #expect(try runTonight(["snapshot", "verify", "--out", out]).stdout.contains(": OK"))
+        let ids = SnapshotDirectory(root: URL(fileURLWithPath: out).appendingPathComponent("snapshots")).snapshotIDs()
+        let back = try runTonight(["snapshot", "rollback", "--out", out])
+        #expect(back.status == 0 && back.stdout.contains(ids[0]))
+    }
+
+    /// A publish killed with SIGKILL at every point of the protocol leaves CURRENT naming a
+    /// snapshot that verifies, and the next run completes.
+    @Test(arguments: CrashPoint.publishPoints)
+    func crashAnywhereLeavesAValidCurrent(point: String) throws {
+        let work = temporaryDirectory()
+        let out = work.appendingPathComponent("out").path
+        let config = "snapshot:\n  retain: 1\n"  // so that retention deletes during the crashing run
+        let configURL = work.appendingPathComponent("tonight.yaml")
+        try config.write(to: configURL, atomically: true, encoding: .utf8)
+        let args = ["run", "--work", work.path, "--out", out, "--config", configURL.path]
+        #expect(try runTonight(args).status == 0)
+        #expect(try runTonight(args).status == 0)
+        let crashed = try runTonight(args, environment: ["TONIGHT_CRASH_AT": point])
+        #expect(crashed.status == 128 + 9, "\(point): \(crashed.stderr)")
+        let verify = try runTonight(["snapshot", "verify", "--out", out])
+        #expect(verify.status == 0 && verify.stdout.contains(": OK"), "\(point): \(verify.stdout)")
+        let next = try runTonight(args)
+        #expect(next.status == 0, "\(point): \(next.stderr)")
+        #expect(try runTonight(["snapshot", "verify", "--out", out]).status == 0)
+        // No leftovers of the crashed publish.
+        let names = try FileManager.default.contentsOfDirectory(atPath: out + "/snapshots")
+        #expect(!names.contains { $0.hasPrefix(".tmp-") || $0 == "CURRENT.tmp" }, "\(point): \(names)")
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import TonightSnapshot
+
+/// Lookups, typed accessors, threads and hot reload of the reader library.
+@Suite struct SnapshotReaderTests {
+    /// Keys that stress byte order and escaping: prefixes of each other, quotes, backslashes,
+    /// control characters, non-ASCII, and ids that sort differently as text and as numbers.
+    static let awkwardKeys: [String] = {
+        var keys = ["1", "10", "100", "2", "9", "a\"b", "back\\slash", "tab\there", "nl\nx", "é", "e\u{301}", "日本",
+                    "z", "~", "A", "a b", "a", "ab"]
+        keys += (0..<400).map { "u\(String($0 * 7919 % 10_007, radix: 36))" }
+        return Array(Set(keys))
+    }()
+
+    static func snapshot(frameBytes: Int = 512) throws -> (Snapshot, [(String, [UInt8])]) {
+        let root = SnapshotFixture.tempDir("reader")
+        let recs = SnapshotFixture.records(awkwardKeys)
+        let id = try SnapshotFixture.write(root: root, id: "20260115T060000Z-00000001", datasets: ["explore": recs],
+                                           frameBytes: frameBytes)
+        try SnapshotFixture.setCurrent(root: root, id)
+        return (try Snapshot.openCurrent(in: root), recs)
+    }
+
+    @Test(arguments: [64, 512, 64 << 10])
+    func everyKeyIsFoundAndOthersAreNot(frameBytes: Int) throws {
+        let (s, recs) = try Self.snapshot(frameBytes: frameBytes)
+        let d = try s.dataset("explore")
+        #expect(d.count == recs.count)
+        for (k, j) in recs { #expect(try d.json(key: k) == j, "key \(k.debugDescription)") }
+        for missing in ["", "0", "11", "a\"", "u", "zz", "~~", "\u{0}", "日", "e"] {
+            #expect(try d.json(key: missing) == nil, "key \(missing.debugDescription)")
+        }
+    }
+
+    @Test func typedAccessorsDecodeTheRecords() throws {
+        let (s, _) = try Self.snapshot()
+        let items = try s.explore(user: "a\"b")
+        #expect(items == [ExploreItem(event: "E", score: 1.5, artist: nil, because: nil, reason: "affinity", distanceKm: nil)])
+        #expect(try s.explore(user: "nobody").isEmpty)
+        #expect(throws: SnapshotError.self) { try s.sessions(user: "1") }  // no such dataset here
+    }
+
+    @Test func concurrentLookupsAgree() async throws {
+        let (s, recs) = try Self.snapshot(frameBytes: 256)
+        let d = try s.dataset("explore")
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for t in 0..<8 {
+                group.addTask {
+                    var ok = 0
+                    for i in 0..<2_000 {
+                        let (k, j) = recs[(i * 31 + t * 7) % recs.count]
+                        if try d.json(key: k) == j { ok += 1 }
+                    }
+                    return ok
+                }
+            }
+            for try await ok in group { #expect(ok == 2_000) }
+        }
+    }
+
+    @Test func hotReloadSwitchesWhileOldRequestsFinish() throws {
+        let root = SnapshotFixture.tempDir("reload")
+        let a = try SnapshotFixture.write(root: root, id: "20260115T060000Z-0000000a",
+                                          datasets: ["explore": SnapshotFixture.records(["u1", "u2"], payload: { _ in "\"old\"" })])
+        try SnapshotFixture.setCurrent(root: root, a)
+        let reader = try SnapshotReader(root: root)
+        let held = reader.current  // a request in flight on the old snapshot
+        #expect(try reader.reload() == false)
+
+        let b = try SnapshotFixture.write(root: root, id: "20260116T060000Z-0000000b",
+                                          datasets: ["explore": SnapshotFixture.records(["u1", "u3"], payload: { _ in "\"new\"" })])
+        try SnapshotFixture.setCurrent(root: root, b)
+        // Retention removes the old directory while the request still holds it.
+        try FileManager.default.removeItem(at: root.appendingPathComponent(a))
+        #expect(try reader.reload() == true)
+        #expect(reader.current.id == b)
+        #expect(String(decoding: try held.json("explore", key: "u2")!, as: UTF8.self).contains("old"))
+        #expect(String(decoding: try reader.current.json("explore", key: "u1")!, as: UTF8.self).contains("new"))
+        #expect(try reader.current.json("explore", key: "u2") == nil)
+
+        // A broken new CURRENT leaves the reader on the snapshot it has.
+        try SnapshotFixture.setCurrent(root: root, "20260117T060000Z-0000000c")
+        #expect(throws: SnapshotError.self) { try reader.reload() }
+        #expect(reader.current.id == b)
+    }
+
+    @Test func listingSkipsUnfinishedDirectories() throws {
+        let root = SnapshotFixture.tempDir("list")
+        try SnapshotFixture.write(root: root, id: "20260115T060000Z-00000001", datasets: ["x": SnapshotFixture.records(["k"])])
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(".tmp-run-1"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("20260116T060000Z-00000002"),
+                                                withIntermediateDirectories: true)  // no manifest: unfinished
+        #expect(SnapshotDirectory(root: root).snapshotIDs() == ["20260115T060000Z-00000001"])
+        #expect(throws: SnapshotError.self) { try SnapshotDirectory(root: root).currentID() }
+    }
+
+    @Test func geohashMatchesKnownCells() {
+        // Reference values from the geohash definition (e.g. geohash.org).
+        #expect(Geohash.encode(lat: 57.64911, lon: 10.40744, length: 11) == "u4pruydqqvj")
+        #expect(Geohash.encode(lat: 40.7505, lon: -73.9934, length: 4) == "dr5r")
+        let cells = Geohash.cells(lat: 40.7505, lon: -73.9934, radiusKm: 30, length: 4)
+        #expect(cells.contains("dr5r"))
+        #expect(cells.count >= 4 && cells.count <= 16)
+    }
+}
