@@ -75,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "tonight-bench",
             dependencies: [
-                "TonightPipeline", "TonightFeed", "TonightGeo", "TonightCore", "TonightGenerator",
+                "TonightPipeline", "TonightFeed", "TonightGeo", "TonightCore", "TonightGenerator", "TonightSnapshot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(

@@ -20,8 +20,8 @@ package struct DatasetFiles {
     }
 
     let directory: URL
-    let frameBytes: Int
-    let level: Int32
+    package let frameBytes: Int
+    package let level: Int32
     private(set) var entries: [Entry] = []
 
     package init(directory: URL, config: TonightConfig) {
@@ -43,9 +43,13 @@ package struct DatasetFiles {
         } catch let e as SnapshotError {
             throw TonightError(.internal, "dataset \(name): \(e.message)", file: e.file)
         }
-        let s = try w.finish()
+        try add(try w.finish(), schemaVersion: schemaVersion)
+    }
+
+    /// Records a dataset written through its own writer.
+    package mutating func add(_ s: DatasetWriter.Summary, schemaVersion: Int = 1) throws {
         entries.append(Entry(
-            name: name, file: s.file, records: s.records, frames: s.frames, uncompressedBytes: Int64(s.uncompressedBytes),
+            name: s.name, file: s.file, records: s.records, frames: s.frames, uncompressedBytes: Int64(s.uncompressedBytes),
             index: s.indexFile, schemaVersion: schemaVersion))
     }
 

@@ -9,6 +9,8 @@ package enum StageInput: Sendable, Equatable {
     /// All files matching `*.csv` in a subdirectory of the inputs directory.
     case directory(role: String, path: String)
     case stage(String)
+    /// The snapshot currently published under `--out` (its id enters the fingerprint).
+    case publishedSnapshot
 }
 
 /// What a stage reports when it finishes: row counts, warnings, rejects, free-form details.

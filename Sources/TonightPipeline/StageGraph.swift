@@ -7,7 +7,7 @@ package struct StageGraph: Sendable {
     /// The stages this build implements.
     package static let standard = StageGraph(stages: [
         ParseFeedStage(), ParseAffinityStage(), GeocodeStage(), LoadTicketsStage(), LoadPlaymateStage(),
-        CatalogStage(), PublishStage(),
+        CatalogStage(), TicketsStage(), PlaymateStage(), PublishStage(),
     ])
 
     package init(stages: [any Stage]) {
@@ -39,6 +39,7 @@ package struct StageGraph: Sendable {
                 case .file(_, let c, let optional): return c.joined(separator: "|") + (optional ? " (optional)" : "")
                 case .directory(_, let p): return p + "/*.csv"
                 case .stage: return nil
+                case .publishedSnapshot: return "the published snapshot (OUT/snapshots/CURRENT)"
                 }
             }
             lines.append("\(s.name)")

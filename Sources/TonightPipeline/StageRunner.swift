@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TonightCore
+import TonightSnapshot
 
 /// Plans and runs the stage graph: fingerprints, reuse of earlier outputs, run directories
 /// written through temporary names and renames, `stage.json`, the lock, report and metrics.
@@ -72,6 +73,11 @@ package final class StageRunner {
                                     hash: ContentHash.hex(combined.joined(separator: "\n")), files: each))
             case .stage(let name):
                 inputs.append(.init(role: name, kind: "stage", path: nil, bytes: nil, hash: upstream[name] ?? "?"))
+            case .publishedSnapshot:
+                let root = options.out.appendingPathComponent("snapshots")
+                let current = (try? SnapshotDirectory(root: root).currentIDIfAny()) ?? nil
+                inputs.append(.init(role: "published", kind: "snapshot", path: current.map { root.appendingPathComponent($0).path },
+                                    bytes: nil, hash: current ?? "none"))
             }
         }
         let code = "\(TonightVersion.package)/\(stage.name)@\(stage.implementationVersion)"
@@ -143,6 +149,7 @@ package final class StageRunner {
             if o.hash != i.hash {
                 switch i.kind {
                 case "stage": why.append("upstream \(i.role) changed")
+                case "snapshot": why.append("published snapshot \(o.hash) → \(i.hash)")
                 default: why.append("input \(i.role) changed (sha256 \(o.hash.prefix(8))… → \(i.hash.prefix(8))…)")
                 }
             }

@@ -62,6 +62,11 @@ public final class SnapshotDataset: @unchecked Sendable {
         }
     }
 
+    /// Reads every frame once through the cache (to warm a long-lived reader).
+    public func forEachFrame() throws {
+        for i in 0..<file.frames.count { _ = try decodedFrame(i) }
+    }
+
     /// Calls `body` with every record's JSON in key order (frames read one at a time).
     public func forEachRecord(_ body: ([UInt8]) throws -> Void) throws {
         for i in 0..<file.frames.count {

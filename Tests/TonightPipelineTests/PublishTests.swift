@@ -9,15 +9,15 @@ import TonightSnapshot
 @Suite struct PublishTests {
     static func snapshots(_ work: URL) -> URL { work.appendingPathComponent("out/snapshots") }
 
-    @Test func tinyRunPublishesEveryCatalogDataset() throws {
+    @Test func tinyRunPublishesEveryDataset() throws {
         let work = temporaryDirectory()
         try runner(inputs: tinyInputs, work: work).run()
         let s = try Snapshot.openCurrent(in: Self.snapshots(work))
-        #expect(s.datasets.keys.sorted() == CatalogStage.datasetNames.sorted())
+        #expect(s.datasets.keys.sorted() == (CatalogStage.datasetNames + TicketsStage.datasetNames + PlaymateStage.datasetNames).sorted())
         #expect(s.verify().isValid)
         #expect(s.manifest.asOf == "2026-01-15T06:00:00Z")
         #expect(s.manifest.previous == nil)
-        #expect(s.manifest.stages.map(\.name) == ["parse-feed", "parse-affinity", "geocode", "load-tickets", "load-playmate", "catalog"])
+        #expect(s.manifest.stages.map(\.name) == ["parse-feed", "parse-affinity", "geocode", "load-tickets", "load-playmate", "catalog", "tickets", "playmate"])
         #expect(s.manifest.inputs.contains { $0.role == "tickets/users.csv" && $0.sha256.count == 64 })
         #expect(s.manifest.inputs.contains { $0.role == "feed" })
         #expect(SnapshotDirectory.isSnapshotID(s.id) && s.id.hasSuffix(String(s.manifest.contentHash.prefix(8))))

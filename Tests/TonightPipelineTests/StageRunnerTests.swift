@@ -10,10 +10,12 @@ import TonightGeo
         let work = temporaryDirectory()
         let first = try runner(inputs: tinyInputs, work: work).run()
         #expect(first.status == "completed")
-        #expect(first.stages.map(\.action) == ["run", "run", "run", "run", "run", "run", "run"])
+        #expect(first.stages.map(\.action) == ["run", "run", "run", "run", "run", "run", "run", "run", "run"])
         let plan = try runner(inputs: tinyInputs, work: work).plan()
-        // Everything is reused but publish, which runs on every run.
-        #expect(plan.map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run])
+        // Everything is reused but publish, which runs on every run, and tickets, whose alerts
+        // depend on the published snapshot (the first run published one).
+        #expect(plan.map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run, .reuse, .run])
+        #expect(plan[6].stage == "tickets" && plan[6].reason.hasPrefix("published snapshot none → "))
         #expect(plan.last?.stage == "publish" && plan.last?.reason == "runs on every run")
         #expect(plan[0].reason.contains("matches the output of run \(first.runId)"))
         // A run that reuses still has a complete stage directory.
@@ -50,15 +52,19 @@ import TonightGeo
         // A setting only publish reads changes nothing upstream.
         var other = TonightConfig()
         other.set("snapshot.retain", .int(3))
-        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run])
+        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run, .reuse, .run])
         // A setting only parse-affinity reads recomputes only parse-affinity.
         var aff = TonightConfig()
         aff.set("affinity.maxRejectShare", .double(0.2))
-        #expect(try runner(inputs: tinyInputs, work: work, config: aff).plan().map(\.action) == [.reuse, .run, .reuse, .reuse, .reuse, .reuse, .run])
+        #expect(try runner(inputs: tinyInputs, work: work, config: aff).plan().map(\.action) == [.reuse, .run, .reuse, .reuse, .reuse, .reuse, .run, .reuse, .run])
         // A catalog setting recomputes the catalog (and publishes).
         var cat = TonightConfig()
         cat.set("catalog.suggestSize", .int(3))
-        #expect(try runner(inputs: tinyInputs, work: work, config: cat).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .run, .run])
+        #expect(try runner(inputs: tinyInputs, work: work, config: cat).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .run, .run, .reuse, .run])
+        // A Playmate weight recomputes playmate only (and publishes).
+        var pm = TonightConfig()
+        pm.set("recommendations.sessions.weights.age", .double(2))
+        #expect(try runner(inputs: tinyInputs, work: work, config: pm).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run, .run, .run])
     }
 
     @Test func forceRecomputes() throws {
@@ -128,8 +134,9 @@ import TonightGeo
         #expect(only.map(\.action) == [.reuse, .run])
         let from = try runner(inputs: tinyInputs, work: work) { $0.from = "parse-feed"; $0.force = true }.plan()
         // load-playmate is not downstream of parse-feed (nor needed by catalog or publish).
-        #expect(from.map(\.stage) == ["parse-feed", "parse-affinity", "geocode", "load-tickets", "catalog", "publish"])
-        #expect(from.map(\.action) == [.run, .run, .run, .run, .run, .run])
+        #expect(from.map(\.stage) == ["parse-feed", "parse-affinity", "geocode", "load-tickets", "load-playmate", "catalog",
+                                       "tickets", "playmate", "publish"])
+        #expect(from.map(\.action) == [.run, .run, .run, .run, .reuse, .run, .run, .reuse, .run])
         // An unselected stage without an up-to-date output stops the plan.
         var cfg = TonightConfig()
         cfg.set("feed.camefrom", .string("zz"))

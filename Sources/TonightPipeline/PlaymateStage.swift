@@ -1,0 +1,72 @@
+import Foundation
+import TonightCore
+import TonightExports
+import TonightRanking
+import TonightSnapshot
+
+/// `playmate`: every player's suggested sessions and statistics, written as the `sessions`
+/// and `player_stats` datasets (players ranked on both cores, output in id byte order).
+package struct PlaymateStage: Stage {
+    package init() {}
+
+    package let name = "playmate"
+    package let summary = "per-player suggested sessions and statistics (Playmate)"
+    package let inputs: [StageInput] = [.stage("load-playmate")]
+    package let configKeys = RankingConfig.playmateKeys + DatasetFiles.configKeys
+    package let implementationVersion = 1
+    package let readsAsOf = true
+    package static let datasetNames = ["sessions", "player_stats"]
+    package var tables: [String] { Self.datasetNames }
+    package var datasets: [String] { Self.datasetNames }
+
+    package func run(_ context: StageContext) throws -> StageOutcome {
+        let settings = try RankingConfig.settings(context.config, asOf: context.asOf, runDate: context.runDate)
+        let dir = context.upstream["load-playmate"]!
+        let players = try BinaryTable.read(PlaymatePlayer.self, table: "players", from: dir.appendingPathComponent("players.bin"))
+        let sessions = try BinaryTable.read(PlaymateSession.self, table: "sessions", from: dir.appendingPathComponent("sessions.bin"))
+        let ranker = PlaymateRanker(players: players, sessions: sessions, settings: settings)
+        let order = (0..<players.count).sorted { players[$0].id.utf8.lexicographicallyPrecedes(players[$1].id.utf8) }
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
+        var suggestions = try DatasetWriter(name: "sessions", directory: context.outputDirectory,
+                                            frameBytes: files.frameBytes, level: files.level)
+        var stats = try DatasetWriter(name: "player_stats", directory: context.outputDirectory,
+                                      frameBytes: files.frameBytes, level: files.level)
+        var lengths: [Int] = []
+        let block = 16_384
+        var start = 0
+        while start < order.count {
+            let slice = Array(order[start..<min(order.count, start + block)])
+            let parts = try Parallel.map(workers) { w -> ([(String, [UInt8], Int)], [(String, [UInt8])]) in
+                var json = JSONWriter(capacity: 1 << 12)
+                var s: [(String, [UInt8], Int)] = [], st: [(String, [UInt8])] = []
+                for u in slice[(slice.count * w / workers)..<(slice.count * (w + 1) / workers)] {
+                    let list = ranker.suggestions(for: u)
+                    if let j = ranker.sessionsJSON(u, list, &json) { s.append((players[u].id, j, list.count)) }
+                    st.append((players[u].id, ranker.statsJSON(u, ranker.stats(for: u), &json)))
+                }
+                return (s, st)
+            }
+            for (s, st) in parts {
+                for (k, j, n) in s {
+                    try suggestions.append(key: k, json: j)
+                    lengths.append(n)
+                }
+                for (k, j) in st { try stats.append(key: k, json: j) }
+            }
+            start += slice.count
+        }
+        try files.add(try suggestions.finish())
+        try files.add(try stats.finish())
+        try files.finish()
+        var outcome = StageOutcome()
+        outcome.rows = ["players": players.count, "sessions": suggestions.records, "player_stats": stats.records]
+        outcome.details["length.sessions"] = TicketsStage.distribution(lengths, users: players.count)
+        return outcome
+    }
+
+    package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
+        guard datasets.contains(table) else { throw unknownTable(table) }
+        try DatasetFiles.dump(table, from: dir, to: sink)
+    }
+}

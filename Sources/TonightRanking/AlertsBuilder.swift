@@ -1,0 +1,82 @@
+import Foundation
+import TonightCore
+import TonightFeed
+
+/// Alerts for followed events (recommendations.md): this run's events against those of the
+/// snapshot currently published. Without a published snapshot there are no alerts.
+package struct AlertsBuilder: Sendable {
+    /// What an alert compares of an event.
+    package struct Facts: Sendable, Equatable {
+        package var venue: Int64?
+        package var startsAt: String?
+        package var status: Int64?
+
+        package init(venue: Int64?, startsAt: String?, status: Int64?) {
+            self.venue = venue
+            self.startsAt = startsAt
+            self.status = status
+        }
+    }
+
+    package struct Alert: Sendable, Equatable {
+        package var event: String
+        package var kind: String
+        package var old: String?
+        package var new: String?
+        /// The old start, for ordering.
+        package var oldStartsAt: String
+    }
+
+    /// Old facts of followed events, by event id (from the published `events` dataset).
+    package let old: [String: Facts]
+    /// This run's facts of every event in the feed.
+    package let new: [String: Facts]
+
+    package init(old: [String: Facts], new: [String: Facts]) {
+        self.old = old
+        self.new = new
+    }
+
+    /// The alerts of one user, ordered by old startsAt, event id, kind.
+    package func alerts(follows: [UInt64]) -> [Alert] {
+        var out: [Alert] = []
+        for id in Set(follows) {
+            let key = EventID.format(id)
+            guard let o = old[key] else { continue }  // not in the published snapshot: nothing to compare
+            let start = o.startsAt ?? ""
+            guard let n = new[key] else {
+                out.append(Alert(event: key, kind: "removed", old: nil, new: nil, oldStartsAt: start))
+                continue
+            }
+            if o.venue != n.venue {
+                out.append(Alert(event: key, kind: "venue-changed", old: o.venue.map(String.init), new: n.venue.map(String.init), oldStartsAt: start))
+            }
+            if o.startsAt != n.startsAt {
+                out.append(Alert(event: key, kind: "time-changed", old: o.startsAt, new: n.startsAt, oldStartsAt: start))
+            }
+            if o.status != n.status {
+                out.append(Alert(event: key, kind: "status-changed", old: o.status.map(String.init), new: n.status.map(String.init), oldStartsAt: start))
+            }
+        }
+        return out.sorted { ($0.oldStartsAt, $0.event, $0.kind) < ($1.oldStartsAt, $1.event, $1.kind) }
+    }
+
+    package static func json(user: String, _ alerts: [Alert], _ w: inout JSONWriter) -> [UInt8]? {
+        guard !alerts.isEmpty else { return nil }
+        w.beginObject()
+        w.field("key", user)
+        w.key("items")
+        w.beginArray()
+        for a in alerts {
+            w.beginObject()
+            w.field("event", a.event)
+            w.field("kind", a.kind)
+            w.field("old", a.old)
+            w.field("new", a.new)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return w.take()
+    }
+}
