@@ -41,6 +41,14 @@ public struct AlertItem: Codable, Sendable, Equatable {
     public var old: String?
     /// The value now, if any.
     public var new: String?
+
+    /// Creates an alert (for tests and fakes of services).
+    public init(event: String, kind: String, old: String?, new: String?) {
+        self.event = event
+        self.kind = kind
+        self.old = old
+        self.new = new
+    }
 }
 
 /// The `{key, items}` shape of every per-key list dataset.

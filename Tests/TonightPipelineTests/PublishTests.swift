@@ -151,3 +151,38 @@ import TonightSnapshot
         #expect(!names.contains { $0.hasPrefix(".tmp-") || $0 == "CURRENT.tmp" }, "\(point): \(names)")
     }
 }
+
+/// Alerts compare this run's events with the published snapshot's.
+@Suite struct AlertsTests {
+    @Test func alertsAgainstThePublishedSnapshot() throws {
+        let inputs = copyOfTinyInputs()
+        let work = temporaryDirectory()
+        try runner(inputs: inputs, work: work).run()
+        // Edit the feed: 1AF6280B4C830302 (followed by zJQPQbkMAA) moves a day and to venue 62;
+        // 641CFA83A06E71A8 (followed by gsDYBAAAAA) changes status; 0CE2322D168D9114
+        // (followed by zJQPQbkMAA) leaves the feed.
+        let feedURL = inputs.appendingPathComponent("feed.xml")
+        var feed = try String(contentsOf: feedURL, encoding: .utf8)
+        func edit(_ id: String, _ body: (String) -> String) throws {
+            let start = try #require(feed.range(of: "<Event ID=\"\(id)\" >"))
+            let end = try #require(feed.range(of: "</Event>", range: start.upperBound..<feed.endIndex))
+            feed.replaceSubrange(start.lowerBound..<end.upperBound, with: body(String(feed[start.lowerBound..<end.upperBound])))
+        }
+        try edit("1AF6280B4C830302") {
+            $0.replacingOccurrences(of: "2026-01-25", with: "2026-01-26").replacingOccurrences(of: "<VenueID ID=\"58\" />", with: "<VenueID ID=\"62\" />")
+        }
+        try edit("641CFA83A06E71A8") { $0.replacingOccurrences(of: "<EventStatus>3</EventStatus>", with: "<EventStatus>2</EventStatus>") }
+        try edit("0CE2322D168D9114") { _ in "" }
+        try feed.write(to: feedURL, atomically: true, encoding: .utf8)
+        try runner(inputs: inputs, work: work).run()
+        let s = try Snapshot.openCurrent(in: PublishTests.snapshots(work))
+        #expect(try s.alerts(user: "zJQPQbkMAA") == [
+            AlertItem(event: "1AF6280B4C830302", kind: "time-changed", old: "2026-01-25T00:30:00Z", new: "2026-01-26T00:30:00Z"),
+            AlertItem(event: "1AF6280B4C830302", kind: "venue-changed", old: "58", new: "62"),
+            AlertItem(event: "0CE2322D168D9114", kind: "removed", old: nil, new: nil),
+        ])
+        #expect(try s.alerts(user: "gsDYBAAAAA") == [AlertItem(event: "641CFA83A06E71A8", kind: "status-changed", old: "3", new: "2")])
+        #expect(try s.alerts(user: "h4dCf2KZAA").isEmpty)  // follows unchanged events
+        #expect(s.manifest.datasets["alerts"]?.records == 2)
+    }
+}
