@@ -13,7 +13,7 @@ package struct PlaymateStage: Stage {
     package let summary = "per-player suggested sessions and statistics (Playmate)"
     package let inputs: [StageInput] = [.stage("load-playmate")]
     package let configKeys = RankingConfig.playmateKeys + DatasetFiles.configKeys
-    package let implementationVersion = 1
+    package let implementationVersion = 2
     package let readsAsOf = true
     package static let datasetNames = ["sessions", "player_stats"]
     package var tables: [String] { Self.datasetNames }
@@ -39,9 +39,10 @@ package struct PlaymateStage: Stage {
             let slice = Array(order[start..<min(order.count, start + block)])
             let parts = try Parallel.map(workers) { w -> ([(String, [UInt8], Int)], [(String, [UInt8])]) in
                 var json = JSONWriter(capacity: 1 << 12)
+                var scratch = PlaymateScratch(sessions: sessions.count)
                 var s: [(String, [UInt8], Int)] = [], st: [(String, [UInt8])] = []
                 for u in slice[(slice.count * w / workers)..<(slice.count * (w + 1) / workers)] {
-                    let list = ranker.suggestions(for: u)
+                    let list = ranker.suggestions(for: u, scratch: &scratch)
                     if let j = ranker.sessionsJSON(u, list, &json) { s.append((players[u].id, j, list.count)) }
                     st.append((players[u].id, ranker.statsJSON(u, ranker.stats(for: u), &json)))
                 }

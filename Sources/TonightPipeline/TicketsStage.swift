@@ -19,7 +19,7 @@ package struct TicketsStage: Stage {
         .stage("parse-affinity"), .stage("geocode"), .stage("load-tickets"), .publishedSnapshot,
     ]
     package let configKeys = RankingConfig.ticketsKeys + DatasetFiles.configKeys
-    package let implementationVersion = 1
+    package let implementationVersion = 2
     package let readsAsOf = true
     package static let datasetNames = ["explore", "feed", "tonight", "alerts"]
     package var tables: [String] { Self.datasetNames }
@@ -33,16 +33,13 @@ package struct TicketsStage: Stage {
         let geoDir = context.upstream["geocode"]!
         let located = try BinaryTable.read(LocatedEvent.self, table: "events", from: geoDir.appendingPathComponent("events.bin"))
         let venues = try BinaryTable.read(GeocodedVenue.self, table: "venues", from: geoDir.appendingPathComponent("venues.bin"))
-        var edges: [Int64: [(Int64, Double)]] = [:]
-        for e in try BinaryTable.read(AffinityEdge.self, table: "edges",
-                                      from: context.upstream["parse-affinity"]!.appendingPathComponent("edges.bin")) {
-            edges[e.source, default: []].append((e.target, e.score))
-        }
+        let edges = try BinaryTable.read(AffinityEdge.self, table: "edges",
+                                         from: context.upstream["parse-affinity"]!.appendingPathComponent("edges.bin"))
         var users = try BinaryTable.read(TicketsUser.self, table: "users",
                                          from: context.upstream["load-tickets"]!.appendingPathComponent("users.bin"))
         users.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
-        let index = EventIndex(events: located, venues: venues, settings: settings)
-        let edgeMap = edges
+        let index = EventIndex(events: located, venues: venues, edges: edges.map { ($0.source, $0.target, $0.score) },
+                               settings: settings)
         let alerts = try alertsBuilder(context, users: users, located: located)
 
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
@@ -53,11 +50,13 @@ package struct TicketsStage: Stage {
         context.progress.begin(stage: name, totalBytes: Int64(users.count))
         defer { context.progress.end() }
         var start = 0
+        var rankNanos: UInt64 = 0, writeNanos: UInt64 = 0
         while start < users.count {
+            let t0 = DispatchTime.now().uptimeNanoseconds
             let block = Array(users[start..<min(users.count, start + Self.blockSize)])
             // Each worker ranks a contiguous slice; slices are concatenated in order.
             let parts = try Parallel.map(workers) { w -> [[(String, [UInt8])]] in
-                var ranker = TicketsRanker(index: index, edges: edgeMap, settings: settings)
+                var ranker = TicketsRanker(index: index, settings: settings)
                 var json = JSONWriter(capacity: 1 << 14)
                 var out = [[(String, [UInt8])]](repeating: [], count: 4)
                 let from = block.count * w / workers, to = block.count * (w + 1) / workers
@@ -72,6 +71,7 @@ package struct TicketsStage: Stage {
                 }
                 return out
             }
+            let t1 = DispatchTime.now().uptimeNanoseconds
             for part in parts {
                 for d in 0..<4 {
                     for (k, j) in part[d] {
@@ -80,10 +80,14 @@ package struct TicketsStage: Stage {
                     }
                 }
             }
+            writeNanos += DispatchTime.now().uptimeNanoseconds - t1
+            rankNanos += t1 - t0
             start += block.count
             context.progress.update(bytes: Int64(start), records: Int64(start))
         }
         var outcome = StageOutcome()
+        outcome.details["seconds.rank"] = String(format: "%.2f", Double(rankNanos) / 1e9)
+        outcome.details["seconds.write"] = String(format: "%.2f", Double(writeNanos) / 1e9)
         outcome.rows["users"] = users.count
         for (d, name) in Self.datasetNames.enumerated() {
             try files.add(try writers[d].finish())

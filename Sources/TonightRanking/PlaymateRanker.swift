@@ -32,12 +32,31 @@ package struct PlaymateRanker: Sendable {
     let memberOf: [[Int32]]
     /// Open future sessions (occurs after asOf, not full).
     let open: [Int32]
-    /// Open sessions per 1°×1° cell.
-    let grid: [Int64: [Int32]]
+    /// Open sessions per 1°×1° cell, in the orders suggestions scan them.
+    let grid: [Int64: SessionLists]
+    /// All open sessions in the same orders (players without an origin).
+    let everywhere: SessionLists
     /// Each player's age group on asOf's UTC date (nil without birthday).
     let ageGroup: [String?]
     /// Sessions each player created (any date).
     let created: [Int]
+    /// Sports as dense ids (normalised names), per session.
+    let sportIDs: [String: Int32]
+    let sportNames: [String]
+    let sportOf: [Int32]
+    let isOpen: [Bool]
+    /// Flat copies of hot session fields (no struct with strings on the hot path).
+    let sessionLat: [Double]
+    let sessionLon: [Double]
+    let creatorOf: [Int32]
+    /// Known players of each session (joined and creator).
+    let membersOf: [[Int32]]
+    /// Per player: its gender and age group as one bit each (0 if unknown).
+    let genderBit: [UInt16]
+    let ageBit: [UInt16]
+
+    static let genders = ["Female", "Male", "Non-binary"]
+    static let ageGroups = ["Under 12", "12-17", "18-24", "25-34", "35-44", "45-54", "55-64", "65-74", "75+"]
 
     package init(players: [PlaymatePlayer], sessions: [PlaymateSession], settings: RankingSettings) {
         self.players = players
@@ -45,22 +64,64 @@ package struct PlaymateRanker: Sendable {
         self.settings = settings
         var memberOf = [[Int32]](repeating: [], count: players.count)
         var open: [Int32] = []
-        var grid: [Int64: [Int32]] = [:]
+        var cellOf: [Int64: [Int32]] = [:]
         var created = [Int](repeating: 0, count: players.count)
         for (i, s) in sessions.enumerated() {
             if s.creator >= 0 { created[Int(s.creator)] += 1 }
             for p in Self.members(s) { memberOf[Int(p)].append(Int32(i)) }
             if s.occursAt > settings.asOf && Self.memberCount(s) < s.capacity {
                 open.append(Int32(i))
-                grid[Self.cell(s.lat, s.lon), default: []].append(Int32(i))
+                cellOf[Self.cell(s.lat, s.lon), default: []].append(Int32(i))
             }
         }
         self.memberOf = memberOf
         self.open = open
-        self.grid = grid
         self.created = created
         let today = Int(CivilTime.floorDiv(settings.asOf, 86_400))
-        ageGroup = players.map { p in p.birthday.map { Self.ageGroup(birthday: $0, on: today) } }
+        let ageGroup = players.map { p in p.birthday.map { Self.ageGroup(birthday: $0, on: today) } }
+        self.ageGroup = ageGroup
+        var sportIDs: [String: Int32] = [:]
+        var sportNames: [String] = []
+        var sportOf: [Int32] = []
+        for s in sessions {
+            if sportIDs[s.sport] == nil {
+                sportIDs[s.sport] = Int32(sportNames.count)
+                sportNames.append(s.sport)
+            }
+            sportOf.append(sportIDs[s.sport]!)
+        }
+        self.sportIDs = sportIDs
+        self.sportNames = sportNames
+        self.sportOf = sportOf
+        sessionLat = sessions.map(\.lat)
+        sessionLon = sessions.map(\.lon)
+        creatorOf = sessions.map(\.creator)
+        var isOpen = [Bool](repeating: false, count: sessions.count)
+        for s in open { isOpen[Int(s)] = true }
+        self.isOpen = isOpen
+        membersOf = sessions.map(Self.members)
+        genderBit = players.map { p in p.gender.flatMap { Self.genders.firstIndex(of: $0) }.map { UInt16(1) << $0 } ?? 0 }
+        ageBit = ageGroup.map { g in g.flatMap { Self.ageGroups.firstIndex(of: $0) }.map { UInt16(1) << $0 } ?? 0 }
+        let members = membersOf
+        let sport = sportOf
+        let order = { (a: Int32, b: Int32) -> Bool in
+            let x = sessions[Int(a)], y = sessions[Int(b)]
+            return x.occursAt != y.occursAt ? x.occursAt < y.occursAt : x.id.utf8.lexicographicallyPrecedes(y.id.utf8)
+        }
+        func lists(_ ids: [Int32]) -> SessionLists {
+            let byTime = ids.sorted(by: order)
+            let rank = Dictionary(uniqueKeysWithValues: byTime.enumerated().map { ($1, $0) })
+            let byPlayers = byTime.sorted { a, b in
+                let x = members[Int(a)].count, y = members[Int(b)].count
+                return x != y ? x > y : rank[a]! < rank[b]!
+            }
+            var bySportTime: [Int: [Int32]] = [:], bySportPlayers: [Int: [Int32]] = [:]
+            for s in byTime { bySportTime[Int(sport[Int(s)]), default: []].append(s) }
+            for s in byPlayers { bySportPlayers[Int(sport[Int(s)]), default: []].append(s) }
+            return SessionLists(byTime: byTime, byPlayers: byPlayers, bySportTime: bySportTime, bySportPlayers: bySportPlayers)
+        }
+        grid = cellOf.mapValues(lists)
+        everywhere = lists(open)
     }
 
     /// The session's known players: joined ones and the creator (when a known player).
@@ -99,72 +160,6 @@ package struct PlaymateRanker: Sendable {
         if let q = p.quiz, let la = q.lat, let lo = q.lon { return (la, lo) }
         if let la = p.lat, let lo = p.lon { return (la, lo) }
         return nil
-    }
-
-    /// The suggested sessions of player `u`, best first.
-    package func suggestions(for u: Int) -> [Suggestion] {
-        let p = players[u]
-        var history: [String: Int] = [:]
-        for s in memberOf[u] { history[sessions[Int(s)].sport, default: 0] += 1 }
-        let play = Set(p.quiz?.playSports ?? []), avoid = Set(p.quiz?.avoidSports ?? [])
-        let genders = Set(p.quiz?.genders ?? []), ages = Set(p.quiz?.ageGroups ?? [])
-        let friends = Set(p.friends)
-        let origin = origin(u)
-        let radius = settings.sessionsRadiusKm
-        var candidates: [Int32]
-        if let (la, lo) = origin {
-            candidates = []
-            let dLat = radius / 110.5
-            let dLon = min(180, radius / (111.32 * max(0.01, cos(min(89.0, abs(la) + dLat) * .pi / 180))))
-            var y = floor(la - dLat)
-            while y <= floor(la + dLat) {
-                var x = floor(lo - dLon)
-                while x <= floor(lo + dLon) {
-                    let w = x < -180 ? x + 360 : (x >= 180 ? x - 360 : x)
-                    candidates += grid[Self.cell(y, w)] ?? []
-                    x += 1
-                }
-                y += 1
-            }
-            candidates = Array(Set(candidates))
-        } else {
-            candidates = open
-        }
-        var out: [Suggestion] = []
-        for i in candidates {
-            let s = sessions[Int(i)]
-            guard !avoid.contains(s.sport) else { continue }
-            let members = Self.members(s)
-            guard !members.contains(Int32(u)), s.creator != Int32(u) else { continue }
-            var distance: Double?
-            if let (la, lo) = origin {
-                let d = GeoDistance.km(la, lo, s.lat, s.lon)
-                guard d <= radius else { continue }
-                distance = d
-            }
-            let weight = (history[s.sport] ?? 0) + (play.contains(s.sport) ? 10 : 0)
-            var f = 0, g = 0, a = 0
-            for m in members {
-                if friends.contains(m) { f += 1 }
-                if let mg = players[Int(m)].gender, genders.contains(mg) { g += 1 }
-                if let ag = ageGroup[Int(m)], ages.contains(ag) { a += 1 }
-            }
-            let score = settings.weightSport * Double(weight) + settings.weightFriends * Double(f)
-                + settings.weightGender * Double(g) + settings.weightAge * Double(a)
-            out.append(Suggestion(session: i, score: score, sportWeight: weight, friends: f, genderMatches: g, ageMatches: a,
-                                  distanceKm: distance))
-        }
-        out.sort { x, y in
-            switch ScoreOrder.compare(x.score, y.score) {
-            case -1: return true
-            case 1: return false
-            default:
-                let a = sessions[Int(x.session)], b = sessions[Int(y.session)]
-                if a.occursAt != b.occursAt { return a.occursAt < b.occursAt }
-                return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
-            }
-        }
-        return Array(out.prefix(settings.sessionsSize))
     }
 
     /// The statistics of player `u` (zeros included).
@@ -226,4 +221,13 @@ extension PlaymateRanker {
         w.endObject()
         return w.take()
     }
+}
+
+/// Open sessions in the orders suggestions scan them: by occurs_at then id; by players
+/// (desc) then that order; and both per sport.
+struct SessionLists: Sendable {
+    var byTime: [Int32]
+    var byPlayers: [Int32]
+    var bySportTime: [Int: [Int32]]
+    var bySportPlayers: [Int: [Int32]]
 }

@@ -43,7 +43,7 @@ extension TicketsLists {
         Self.open(user, &w)
         for x in explore {
             w.beginObject()
-            w.field("event", index.events[Int(x.event)].idString)
+            w.field("event", index.idStrings[Int(x.event)])
             w.field("score", x.score)
             w.field("artist", x.artist)
             if !x.because.isEmpty { w.field("because", ints: x.because) }
@@ -59,7 +59,7 @@ extension TicketsLists {
         Self.open(user, &w)
         for x in feed {
             w.beginObject()
-            w.field("event", index.events[Int(x.event)].idString)
+            w.field("event", index.idStrings[Int(x.event)])
             w.field("artists", ints: x.artists)
             w.field("distanceKm", x.distanceKm)
             w.field("following", x.following)
@@ -73,7 +73,7 @@ extension TicketsLists {
         Self.open(user, &w)
         for x in tonight {
             w.beginObject()
-            w.field("event", index.events[Int(x.event)].idString)
+            w.field("event", index.idStrings[Int(x.event)])
             w.field("score", x.score)
             w.field("artist", x.artist)
             w.field("distanceKm", x.distanceKm)

@@ -3,46 +3,72 @@ import TonightExports
 import TonightGeo
 
 /// The Tickets Tonight lists of one user (recommendations.md): explore deck, favourites
-/// feed, tonight's picks. A ranker holds per-thread scratch space; share the index, not it.
+/// feed, tonight's picks. Artist scores live in flat per-thread arrays indexed by dense
+/// artist index, so a user costs a few microseconds; make one ranker per thread.
 package struct TicketsRanker {
     package let index: EventIndex
     package let settings: RankingSettings
-    /// Affinity edges by source artist: (target, weight).
-    package let edges: [Int64: [(Int64, Double)]]
+    /// s(a) per dense artist (only `touched` entries are non-zero).
+    private var score: [Double]
+    private var favoriteStamp: [UInt32]
+    private var touched: [Int32] = []
     /// Stamps per event to collect candidates without a set.
     private var seen: [UInt32]
     private var stamp: UInt32 = 0
 
-    package init(index: EventIndex, edges: [Int64: [(Int64, Double)]], settings: RankingSettings) {
+    package init(index: EventIndex, settings: RankingSettings) {
         self.index = index
-        self.edges = edges
         self.settings = settings
+        score = [Double](repeating: 0, count: index.artistIDs.count)
+        favoriteStamp = [UInt32](repeating: 0, count: index.artistIDs.count)
         seen = [UInt32](repeating: 0, count: index.events.count)
     }
 
-    /// Artist scores s(a) and the favourites behind each (because, unsorted).
-    func artistScores(_ u: TicketsUser) -> (s: [Int64: Double], contributions: [Int64: [(Int64, Double)]]) {
-        var s: [Int64: Double] = [:]
-        var contributions: [Int64: [(Int64, Double)]] = [:]
-        let favorites = Set(u.favorites)
-        if settings.includeFavorites { for f in u.favorites { s[f] = 1.0 } }
-        for f in u.favorites {
-            for (a, w) in edges[f] ?? [] where !favorites.contains(a) {
-                s[a, default: 0] += w
-                contributions[a, default: []].append((f, w))
-            }
+    private mutating func nextStamp() {
+        stamp &+= 1
+        if stamp == 0 {
+            for i in seen.indices { seen[i] = 0 }
+            for i in favoriteStamp.indices { favoriteStamp[i] = 0 }
+            stamp = 1
         }
-        return (s, contributions)
     }
 
-    /// Distance from the user to the event's venue, when both are known.
+    /// Fills `score` with s(a) for the user's favourites and their affinity targets.
+    private mutating func scoreArtists(_ favorites: [Int32]) {
+        for a in touched { score[Int(a)] = 0 }
+        touched.removeAll(keepingCapacity: true)
+        for f in favorites { favoriteStamp[Int(f)] = stamp }
+        if settings.includeFavorites {
+            for f in favorites {
+                score[Int(f)] = 1.0
+                touched.append(f)
+            }
+        }
+        for f in favorites {
+            for (a, w) in index.edges[Int(f)] where favoriteStamp[Int(a)] != stamp {
+                if score[Int(a)] == 0 { touched.append(a) }
+                score[Int(a)] += w
+            }
+        }
+    }
+
+    /// because(a) for a non-favourite: the favourites with an edge to it, by weight desc then
+    /// id, at most 3.
+    private func because(_ a: Int32, favorites: [Int32]) -> [Int64] {
+        var list: [(Int64, Double)] = []
+        for f in favorites {
+            for (t, w) in index.edges[Int(f)] where t == a { list.append((index.artistIDs[Int(f)], w)) }
+        }
+        return list.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(3).map(\.0)
+    }
+
     @inline(__always)
     func distance(_ u: TicketsUser, _ e: EventIndex.Event) -> Double? {
         guard let la = u.lat, let lo = u.lon, let el = e.lat, let eo = e.lon else { return nil }
         return GeoDistance.km(la, lo, el, eo)
     }
 
-    /// In reach and affordable; returns the distance (nil when unknown) or false.
+    /// In reach and affordable, with the distance when known.
     @inline(__always)
     func reachable(_ u: TicketsUser, _ e: EventIndex.Event) -> (ok: Bool, distance: Double?) {
         if let max = u.maxPrice, let p = e.priceMin, p > max { return (false, nil) }
@@ -51,126 +77,191 @@ package struct TicketsRanker {
         return (d <= (u.radiusKm ?? settings.radiusKm), d)
     }
 
-    /// a*(e): the performer with the highest s (ties: lower id).
+    /// a*(e): the performer with the highest s (ties: lower artist id), with s > 0.
     @inline(__always)
-    func bestArtist(_ e: EventIndex.Event, _ s: [Int64: Double]) -> (Int64, Double)? {
-        var best: (Int64, Double)?
-        for a in e.performers {
-            guard let v = s[a], v > 0 else { continue }
-            if let b = best, v < b.1 || (v == b.1 && a >= b.0) { continue }
+    func bestArtist(_ i: Int32) -> (Int32, Double)? {
+        var best: (Int32, Double)?
+        for a in index.dense[Int(i)] {
+            let v = score[Int(a)]
+            guard v > 0 else { continue }
+            if let b = best, v < b.1 || (v == b.1 && index.artistIDs[Int(a)] >= index.artistIDs[Int(b.0)]) { continue }
             best = (a, v)
         }
         return best
     }
 
-    /// Orders (score desc with near-ties, startsAt, event id).
-    func ranksBefore(_ a: (Int32, Double), _ b: (Int32, Double)) -> Bool {
-        switch ScoreOrder.compare(a.1, b.1) {
+    /// Score desc (near-ties equal), then startsAt, then event id.
+    @inline(__always)
+    func ranksBefore(_ a: Int32, _ sa: Double, _ b: Int32, _ sb: Double) -> Bool {
+        switch ScoreOrder.compare(sa, sb) {
         case -1: return true
         case 1: return false
-        default: return EventIndex.before(index.events[Int(a.0)], index.events[Int(b.0)])
+        default: return EventIndex.before(index.events[Int(a)], index.events[Int(b)])
         }
     }
 
     /// All three lists for one user.
     package mutating func lists(for u: TicketsUser) -> TicketsLists {
-        let (s, contributions) = artistScores(u)
+        nextStamp()
+        let favorites = u.favorites.compactMap { index.denseIndex[$0] }
+        scoreArtists(favorites)
         var out = TicketsLists()
-        let excluded = Set(u.follows).union(u.dismissed)
-        let dismissed = Set(u.dismissed)
-        // Candidates: upcoming events of artists with s > 0 (each once).
-        stamp &+= 1
-        if stamp == 0 {
-            for i in seen.indices { seen[i] = 0 }
-            stamp = 1
-        }
-        var explore: [(Int32, Double, Int64, Double?)] = []
-        var tonight: [(Int32, Double, Int64, Double?)] = []
-        for (a, v) in s.sorted(by: { $0.key < $1.key }) where v > 0 {  // sorted: input order never matters
-            for i in index.byArtist[a] ?? [] where seen[Int(i)] != stamp {
+        let located = u.lat != nil && u.lon != nil
+        var explore: [(event: Int32, score: Double, artist: Int32, distance: Double?)] = []
+        var tonight: [(event: Int32, score: Double, artist: Int32, distance: Double?)] = []
+        for a in touched where score[Int(a)] > 0 {
+            for i in index.eventsOfArtist[Int(a)] where seen[Int(i)] != stamp {
                 seen[Int(i)] = stamp
                 let e = index.events[Int(i)]
                 let (ok, d) = reachable(u, e)
-                guard ok, let (best, sv) = bestArtist(e, s) else { continue }
-                if !excluded.contains(e.id) {
-                    let r = sv * e.timeFactor * (u.lat != nil && u.lon != nil ? exp(-(d ?? 0) / settings.distanceDecayKm) : 1)
-                    explore.append((i, r, best, d))
+                guard ok, let (best, sv) = bestArtist(i) else { continue }
+                let dismissed = u.dismissed.contains(e.id)
+                if !dismissed && !u.follows.contains(e.id) {
+                    explore.append((i, sv * e.timeFactor * (located ? exp(-(d ?? 0) / settings.distanceDecayKm) : 1), best, d))
                 }
-                if e.tonight, u.lat != nil, u.lon != nil, let d, !dismissed.contains(e.id) {
+                if e.tonight, located, let d, !dismissed {
                     tonight.append((i, sv * exp(-d / settings.distanceDecayKm), best, d))
                 }
             }
         }
-        explore.sort { ranksBefore(($0.0, $0.1), ($1.0, $1.1)) }
-        var perArtist: [Int64: Int] = [:]
-        var listed = Set<Int32>()
-        let favorites = Set(u.favorites)
-        for (i, r, a, d) in explore where out.explore.count < settings.exploreSize {
-            guard perArtist[a, default: 0] < settings.perArtist else { continue }
-            perArtist[a, default: 0] += 1
-            listed.insert(i)
-            let because: [Int64]
-            if favorites.contains(a) {
-                because = [a]
-            } else {
-                because = (contributions[a] ?? []).sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(3).map(\.0)
-            }
-            out.explore.append(ExploreEntry(event: i, score: r, artist: a, because: because,
-                                            reason: favorites.contains(a) ? "favorite" : "affinity", distanceKm: d))
+        explore.sort { ranksBefore($0.event, $0.score, $1.event, $1.score) }
+        var perArtist = ArtistCounts()
+        for x in explore where out.explore.count < settings.exploreSize {
+            let a = index.artistIDs[Int(x.artist)]
+            guard perArtist[a] < settings.perArtist else { continue }
+            perArtist.add(a)
+            let favorite = favoriteStamp[Int(x.artist)] == stamp
+            out.explore.append(ExploreEntry(
+                event: x.event, score: x.score, artist: a, because: favorite ? [a] : because(x.artist, favorites: favorites),
+                reason: favorite ? "favorite" : "affinity", distanceKm: x.distance))
         }
-        if out.explore.count < settings.minItems { backfill(u, &out.explore, perArtist: &perArtist, listed: listed, excluded: excluded) }
-        tonight.sort { ranksBefore(($0.0, $0.1), ($1.0, $1.1)) }
-        out.tonight = tonight.prefix(settings.tonightSize).map { TonightEntry(event: $0.0, score: $0.1, artist: $0.2, distanceKm: $0.3) }
+        if out.explore.count < settings.minItems { backfill(u, &out.explore, perArtist: &perArtist) }
+        tonight.sort { ranksBefore($0.event, $0.score, $1.event, $1.score) }
+        out.tonight = tonight.prefix(settings.tonightSize).map {
+            TonightEntry(event: $0.event, score: $0.score, artist: index.artistIDs[Int($0.artist)], distanceKm: $0.distance)
+        }
         out.feed = feed(u, favorites: favorites)
         return out
     }
 
     /// Popular backfill up to `minItems`: upcoming, in reach, affordable, not followed or
     /// dismissed, not listed; by pop·timeFactor·distance factor; cap on the headliner.
-    func backfill(_ u: TicketsUser, _ list: inout [ExploreEntry], perArtist: inout [Int64: Int], listed: Set<Int32>,
-                  excluded: Set<UInt64>) {
-        let located = u.lat != nil && u.lon != nil
-        func take(_ i: Int32, score: Double, distance: Double?) -> Bool {
+    /// Events come in decreasing pop·timeFactor, an upper bound of their score, so the scan
+    /// stops as soon as no unseen event could still be selected.
+    mutating func backfill(_ u: TicketsUser, _ list: inout [ExploreEntry], perArtist: inout ArtistCounts) {
+        let need = settings.minItems - list.count
+        let listed = list.map(\.event)  // at most minItems: a scan beats a set
+        func eligible(_ i: Int32) -> (ok: Bool, distance: Double?) {
             let e = index.events[Int(i)]
-            if let h = e.headliner {
-                guard perArtist[h, default: 0] < settings.perArtist else { return false }
-                perArtist[h, default: 0] += 1
-            }
-            list.append(ExploreEntry(event: i, score: score, artist: e.headliner, because: [], reason: "popular", distanceKm: distance))
-            return list.count >= settings.minItems
+            guard !listed.contains(i), !u.follows.contains(e.id), !u.dismissed.contains(e.id) else { return (false, nil) }
+            return reachable(u, e)
         }
-        if !located {
-            for i in index.popularOrder {
+        /// Greedy selection with the headliner cap over candidates in rank order.
+        func select(_ pool: [(Int32, Double, Double?)]) -> [(Int32, Double, Double?)] {
+            var caps = perArtist
+            var out: [(Int32, Double, Double?)] = []
+            for c in pool where out.count < need {
+                if let h = index.events[Int(c.0)].headliner {
+                    guard caps[h] < settings.perArtist else { continue }
+                    caps.add(h)
+                }
+                out.append(c)
+            }
+            return out
+        }
+        var chosen: [(Int32, Double, Double?)] = []
+        if u.lat == nil || u.lon == nil {
+            // popularOrder is the final order here (no distance factor): take greedily.
+            var pool: [(Int32, Double, Double?)] = []
+            var caps = perArtist
+            for i in index.popularOrder where pool.count < need {
+                guard eligible(i).ok else { continue }
                 let e = index.events[Int(i)]
-                guard !listed.contains(i), !excluded.contains(e.id), reachable(u, e).ok else { continue }
-                if take(i, score: e.pop * e.timeFactor, distance: nil) { return }
+                if let h = e.headliner {
+                    guard caps[h] < settings.perArtist else { continue }
+                    caps.add(h)
+                }
+                pool.append((i, e.pop * e.timeFactor, nil))
             }
-            return
+            chosen = pool
+        } else {
+            let cells = index.popularCells(lat: u.lat!, lon: u.lon!, radiusKm: u.radiusKm ?? settings.radiusKm)
+            var heads = [Int](repeating: 0, count: cells.count)
+            var pool: [(Int32, Double, Double?)] = []
+            var nextCheck = need
+            while true {
+                // The cell whose next event has the highest bound.
+                var bestCell = -1
+                var bound = -1.0
+                for (c, list) in cells.enumerated() where heads[c] < list.count {
+                    let e = index.events[Int(list[heads[c]])]
+                    if e.pop * e.timeFactor > bound { bound = e.pop * e.timeFactor; bestCell = c }
+                }
+                if bestCell < 0 { break }
+                // Stopping later is always correct; check only as the pool grows by half.
+                if pool.count >= nextCheck {
+                    pool.sort { ranksBefore($0.0, $0.1, $1.0, $1.1) }
+                    let current = select(pool)
+                    if current.count == need, let last = current.last, bound < last.1 * (1 - 1e-8) { break }
+                    nextCheck = pool.count + max(2, pool.count / 2)
+                }
+                let i = cells[bestCell][heads[bestCell]]
+                heads[bestCell] += 1
+                let (ok, d) = eligible(i)
+                guard ok, let d else { continue }
+                let e = index.events[Int(i)]
+                pool.append((i, e.pop * e.timeFactor * exp(-d / settings.distanceDecayKm), d))
+            }
+            pool.sort { ranksBefore($0.0, $0.1, $1.0, $1.1) }
+            chosen = select(pool)
         }
-        var pool: [(Int32, Double, Double)] = []
-        var unique = Set<Int32>()
-        for i in index.near(lat: u.lat!, lon: u.lon!, radiusKm: u.radiusKm ?? settings.radiusKm) where unique.insert(i).inserted {
+        for (i, s, d) in chosen {
             let e = index.events[Int(i)]
-            guard !listed.contains(i), !excluded.contains(e.id) else { continue }
-            let (ok, d) = reachable(u, e)
-            guard ok, let d else { continue }
-            pool.append((i, e.pop * e.timeFactor * exp(-d / settings.distanceDecayKm), d))
+            if let h = e.headliner { perArtist.add(h) }
+            list.append(ExploreEntry(event: i, score: s, artist: e.headliner, because: [], reason: "popular", distanceKm: d))
         }
-        pool.sort { ranksBefore(($0.0, $0.1), ($1.0, $1.1)) }
-        for (i, score, d) in pool where take(i, score: score, distance: d) { return }
     }
 
     /// Upcoming events with a favourite performing, anywhere, by startsAt then id.
-    func feed(_ u: TicketsUser, favorites: Set<Int64>) -> [FeedEntry] {
-        var events = Set<Int32>()
-        for f in u.favorites { events.formUnion(index.byArtist[f] ?? []) }
-        let follows = Set(u.follows)
-        return events.sorted { EventIndex.before(index.events[Int($0)], index.events[Int($1)]) }
-            .prefix(settings.feedSize).map { i in
-                let e = index.events[Int(i)]
-                var performing: [Int64] = []
-                for a in e.performers where favorites.contains(a) && !performing.contains(a) { performing.append(a) }
-                return FeedEntry(event: i, artists: performing, distanceKm: distance(u, e), following: follows.contains(e.id))
+    mutating func feed(_ u: TicketsUser, favorites: [Int32]) -> [FeedEntry] {
+        nextStamp()
+        var events: [Int32] = []
+        for f in favorites {
+            for i in index.eventsOfArtist[Int(f)] where seen[Int(i)] != stamp {
+                seen[Int(i)] = stamp
+                events.append(i)
             }
+        }
+        for f in favorites { favoriteStamp[Int(f)] = stamp }
+        events.sort { EventIndex.before(index.events[Int($0)], index.events[Int($1)]) }
+        return events.prefix(settings.feedSize).map { i in
+            let e = index.events[Int(i)]
+            var performing: [Int64] = []
+            let ids = index.performers[Int(i)]
+            for (k, a) in index.dense[Int(i)].enumerated() where favoriteStamp[Int(a)] == stamp && !performing.contains(ids[k]) {
+                performing.append(ids[k])
+            }
+            return FeedEntry(event: i, artists: performing, distanceKm: distance(u, e), following: u.follows.contains(e.id))
+        }
+    }
+}
+
+/// Items per artist in a list of at most a few dozen: a linear scan beats hashing.
+struct ArtistCounts {
+    private var artists: [Int64] = []
+    private var counts: [Int] = []
+
+    subscript(_ a: Int64) -> Int {
+        guard let i = artists.firstIndex(of: a) else { return 0 }
+        return counts[i]
+    }
+
+    mutating func add(_ a: Int64) {
+        if let i = artists.firstIndex(of: a) {
+            counts[i] += 1
+        } else {
+            artists.append(a)
+            counts.append(1)
+        }
     }
 }
