@@ -88,7 +88,10 @@ let package = Package(
         .testTarget(name: "TonightGeoTests", dependencies: ["TonightGeo", "TonightFeed", "TonightCore"]),
         .testTarget(
             name: "TonightPipelineTests",
-            dependencies: ["TonightPipeline", "TonightFeed", "TonightAffinity", "TonightGeo", "TonightCore", "TonightGenerator"]),
+            dependencies: [
+                "TonightPipeline", "TonightFeed", "TonightAffinity", "TonightGeo", "TonightCore", "TonightGenerator",
+                "TonightExports", "TonightSnapshot",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -41,7 +41,16 @@ package struct JSONWriter: Sendable {
 
     package mutating func key(_ k: String) {
         comma()
-        appendString(k)
+        var k = k
+        // Keys are field names: plain ASCII needs no escaping scan.
+        let plain = k.withUTF8 { b -> Bool in
+            guard b.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) else { return false }
+            bytes.append(0x22)
+            bytes.append(contentsOf: b)
+            bytes.append(0x22)
+            return true
+        }
+        if !plain { appendString(k) }
         bytes.append(UInt8(ascii: ":"))
         first = true
     }

@@ -49,6 +49,9 @@ package struct TicketsStage: Stage {
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         context.progress.begin(stage: name, totalBytes: Int64(users.count))
         defer { context.progress.end() }
+        // One ranker per worker for the whole stage (its place cache spans blocks); worker w
+        // only ever touches rankers[w].
+        let rankers = (0..<workers).map { _ in RankerBox(TicketsRanker(index: index, settings: settings)) }
         var start = 0
         var rankNanos: UInt64 = 0, writeNanos: UInt64 = 0
         while start < users.count {
@@ -56,12 +59,12 @@ package struct TicketsStage: Stage {
             let block = Array(users[start..<min(users.count, start + Self.blockSize)])
             // Each worker ranks a contiguous slice; slices are concatenated in order.
             let parts = try Parallel.map(workers) { w -> [[(String, [UInt8])]] in
-                var ranker = TicketsRanker(index: index, settings: settings)
+                let ranker = rankers[w]
                 var json = JSONWriter(capacity: 1 << 14)
                 var out = [[(String, [UInt8])]](repeating: [], count: 4)
                 let from = block.count * w / workers, to = block.count * (w + 1) / workers
                 for u in block[from..<to] {
-                    let lists = ranker.lists(for: u)
+                    let lists = ranker.value.lists(for: u)
                     if let j = lists.exploreJSON(user: u.id, index, &json) { out[0].append((u.id, j)) }
                     if let j = lists.feedJSON(user: u.id, index, &json) { out[1].append((u.id, j)) }
                     if let j = lists.tonightJSON(user: u.id, index, &json) { out[2].append((u.id, j)) }
@@ -153,4 +156,10 @@ package struct TicketsStage: Stage {
         guard datasets.contains(table) else { throw unknownTable(table) }
         try DatasetFiles.dump(table, from: dir, to: sink)
     }
+}
+
+/// A ranker owned by one worker thread (the task group never shares one between workers).
+final class RankerBox: @unchecked Sendable {
+    var value: TicketsRanker
+    init(_ value: TicketsRanker) { self.value = value }
 }

@@ -15,6 +15,17 @@ package struct TicketsRanker {
     /// Stamps per event to collect candidates without a set.
     private var seen: [UInt32]
     private var stamp: UInt32 = 0
+    /// Per place (most users share their home ZIP's point): the in-reach upcoming events by
+    /// popular score, before any user's own filters; `complete` when nothing was cut.
+    private var placeCache: [Place: (events: [(Int32, Double, Double?)], complete: Bool)] = [:]
+    /// How many events a place keeps (enough to fill the backfill after a user's filters).
+    static let placeDepth = 96
+
+    struct Place: Hashable {
+        var lat: UInt64
+        var lon: UInt64
+        var radius: UInt64
+    }
 
     package init(index: EventIndex, settings: RankingSettings) {
         self.index = index
@@ -185,6 +196,59 @@ package struct TicketsRanker {
             }
             chosen = pool
         } else {
+            // Places shared by many users: walk the cached order, applying this user's filters.
+            let place = Place(lat: u.lat!.bitPattern, lon: u.lon!.bitPattern, radius: (u.radiusKm ?? settings.radiusKm).bitPattern)
+            if placeCache[place] == nil { placeCache[place] = placeOrder(u) }
+            let cached = placeCache[place]!
+            var caps = perArtist
+            var taken: [(Int32, Double, Double?)] = []
+            for c in cached.events where taken.count < need {
+                let e = index.events[Int(c.0)]
+                guard !listed.contains(c.0), !u.follows.contains(e.id), !u.dismissed.contains(e.id) else { continue }
+                if let max = u.maxPrice, let p = e.priceMin, p > max { continue }
+                if let h = e.headliner {
+                    guard caps[h] < settings.perArtist else { continue }
+                    caps.add(h)
+                }
+                taken.append(c)
+            }
+            if taken.count == need || cached.complete {
+                chosen = taken
+            } else {
+                chosen = exactBackfill(u, need: need, eligible: eligible, select: select)
+            }
+        }
+        for (i, s, d) in chosen {
+            let e = index.events[Int(i)]
+            if let h = e.headliner { perArtist.add(h) }
+            list.append(ExploreEntry(event: i, score: s, artist: e.headliner, because: [], reason: "popular", distanceKm: d))
+        }
+    }
+
+    /// Every in-reach upcoming event of the user's place by popular score (cut at
+    /// `placeDepth`), without the user's own filters.
+    func placeOrder(_ u: TicketsUser) -> (events: [(Int32, Double, Double?)], complete: Bool) {
+        let radius = u.radiusKm ?? settings.radiusKm
+        var pool: [(Int32, Double, Double?)] = []
+        for cell in index.popularCells(lat: u.lat!, lon: u.lon!, radiusKm: radius) {
+            for i in cell {
+                let e = index.events[Int(i)]
+                guard let d = distance(u, e), d <= radius else { continue }
+                pool.append((i, e.pop * e.timeFactor * exp(-d / settings.distanceDecayKm), d))
+            }
+        }
+        pool.sort { ranksBefore($0.0, $0.1, $1.0, $1.1) }
+        let complete = pool.count <= Self.placeDepth
+        return (Array(pool.prefix(Self.placeDepth)), complete)
+    }
+
+    /// The exact backfill for a located user: events in decreasing pop·timeFactor (an upper
+    /// bound of their score), stopping once no unseen event could still be selected.
+    func exactBackfill(
+        _ u: TicketsUser, need: Int, eligible: (Int32) -> (ok: Bool, distance: Double?),
+        select: ([(Int32, Double, Double?)]) -> [(Int32, Double, Double?)]
+    ) -> [(Int32, Double, Double?)] {
+        do {
             let cells = index.popularCells(lat: u.lat!, lon: u.lon!, radiusKm: u.radiusKm ?? settings.radiusKm)
             var heads = [Int](repeating: 0, count: cells.count)
             var pool: [(Int32, Double, Double?)] = []
@@ -213,12 +277,7 @@ package struct TicketsRanker {
                 pool.append((i, e.pop * e.timeFactor * exp(-d / settings.distanceDecayKm), d))
             }
             pool.sort { ranksBefore($0.0, $0.1, $1.0, $1.1) }
-            chosen = select(pool)
-        }
-        for (i, s, d) in chosen {
-            let e = index.events[Int(i)]
-            if let h = e.headliner { perArtist.add(h) }
-            list.append(ExploreEntry(event: i, score: s, artist: e.headliner, because: [], reason: "popular", distanceKm: d))
+            return select(pool)
         }
     }
 

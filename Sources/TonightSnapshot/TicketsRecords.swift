@@ -12,6 +12,16 @@ public struct ExploreItem: Codable, Sendable, Equatable {
     public var reason: String
     /// Great-circle km from the user, when both places are known.
     public var distanceKm: Double?
+
+    /// Creates an item (for tests and fakes of services).
+    public init(event: String, score: Double, artist: Int64?, because: [Int64]?, reason: String, distanceKm: Double?) {
+        self.event = event
+        self.score = score
+        self.artist = artist
+        self.because = because
+        self.reason = reason
+        self.distanceKm = distanceKm
+    }
 }
 
 /// An event of a user's favourites feed (dataset `feed`).
@@ -22,6 +32,14 @@ public struct FeedItem: Codable, Sendable, Equatable {
     public var distanceKm: Double?
     /// Whether the user follows the event.
     public var following: Bool
+
+    /// Creates an item (for tests and fakes of services).
+    public init(event: String, artists: [Int64], distanceKm: Double?, following: Bool) {
+        self.event = event
+        self.artists = artists
+        self.distanceKm = distanceKm
+        self.following = following
+    }
 }
 
 /// One of tonight's notification picks (dataset `tonight`).
@@ -30,6 +48,14 @@ public struct TonightItem: Codable, Sendable, Equatable {
     public var score: Double
     public var artist: Int64
     public var distanceKm: Double?
+
+    /// Creates an item (for tests and fakes of services).
+    public init(event: String, score: Double, artist: Int64, distanceKm: Double?) {
+        self.event = event
+        self.score = score
+        self.artist = artist
+        self.distanceKm = distanceKm
+    }
 }
 
 /// A change to an event the user follows (dataset `alerts`).
