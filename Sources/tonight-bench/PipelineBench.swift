@@ -17,7 +17,7 @@ struct PipelineBench: ParsableCommand {
     /// Goals (seconds) of the issues, by stage.
     /// (The geocoding goal is about venues alone: `tonight-bench geocode`; the stage also
     /// computes every event's local time and reads and writes tables.)
-    static let goals: [String: Double] = ["parse-affinity": 0.3]
+    static let goals: [String: Double] = ["parse-affinity": 0.3, "tickets": 15, "playmate": 5]
 
     func run() throws {
         let dir = URL(fileURLWithPath: data)
@@ -35,7 +35,7 @@ struct PipelineBench: ParsableCommand {
         var rows: [String: [String: Int]] = [:]
         var order: [String] = []
         for i in 0..<runs {
-            let m = try ChildProcess.run([tonight, "run", "--force", "--inputs", dir.path, "--work", work.path, "--log-format", "json"])
+            let m = try ChildProcess.run([tonight, "run", "--force", "--inputs", dir.path, "--work", work.path, "--out", work.appendingPathComponent("out").path, "--log-format", "json"])
             guard m.status == 0 else { throw ValidationError("tonight run failed with status \(m.status)") }
             peaks.append(Double(m.peakBytes))
             let store = RunStore(work: work)
@@ -58,6 +58,11 @@ struct PipelineBench: ParsableCommand {
             let r = (rows[stage] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             print(stage.padding(toLength: 18, withPad: " ", startingAt: 0)
                   + String(format: "%8.3f %7.3f %7.3f  ", median(d), d.min() ?? 0, d.max() ?? 0) + goal + "  " + r)
+        }
+        for (stage, key) in [("tickets", "users"), ("playmate", "players")] {
+            if let n = rows[stage]?[key], let d = durations[stage], median(d) > 0 {
+                print(String(format: "%@: %d %@ in %.2f s = %.0f %@/s", stage, n, key, median(d), Double(n) / median(d), key))
+            }
         }
         print(String(format: "whole run peak memory (median): %.0f MB", median(peaks) / 1_048_576))
     }
