@@ -8,11 +8,15 @@ public struct SaleTime: Codable, Sendable, Equatable {
 
 /// A cleaned event (dataset `events`).
 public struct CatalogEvent: Codable, Sendable, Equatable {
+    /// The record id.
     public var id: String
+    /// The name as published.
     public var name: String
     /// Performer ids in feed order.
     public var artists: [Int64]
+    /// Category id.
     public var category: Int64?
+    /// Venue id.
     public var venue: Int64?
     /// Start instant, ISO 8601 UTC.
     public var startsAt: String?
@@ -20,45 +24,73 @@ public struct CatalogEvent: Codable, Sendable, Equatable {
     public var timeTBA: Bool?
     /// Venue-local start, `YYYY-MM-DDTHH:MM:SS`.
     public var localStart: String?
+    /// IANA time zone of the venue.
     public var timeZone: String?
+    /// The feed's EventStatus code.
     public var status: Int?
+    /// When general sale starts.
     public var onsale: SaleTime?
+    /// When presale starts.
     public var presale: SaleTime?
+    /// Lowest ticket price.
     public var priceMin: Double?
+    /// Highest ticket price.
     public var priceMax: Double?
+    /// Promoter id.
     public var promoter: Int64?
+    /// Average star rating, if rated.
     public var stars: Double?
+    /// Number of star reviews.
     public var starReviews: Int?
+    /// Ticketmaster page.
     public var url: String?
     /// The venue's coordinates, when geocoded.
     public var lat: Double?
+    /// Longitude (degrees).
     public var lon: Double?
 }
 
 /// A venue with its place (dataset `venues`).
 public struct CatalogVenue: Codable, Sendable, Equatable {
+    /// The record id.
     public var id: Int64
+    /// The name as published.
     public var name: String
+    /// Street address.
     public var street: String?
+    /// City.
     public var city: String?
+    /// State or province code.
     public var state: String?
+    /// Postal code.
     public var zip: String?
+    /// Country code.
     public var country: String?
+    /// Latitude (degrees).
     public var lat: Double?
+    /// Longitude (degrees).
     public var lon: Double?
     /// `postal`, `city`, `region` or `none`.
     public var precision: String
+    /// IANA time zone of the venue.
     public var timeZone: String?
+    /// Ticketmaster page.
     public var url: String?
+    /// Image URL.
     public var imageUrl: String?
 }
 
 /// An artist (dataset `artists`).
 public struct CatalogArtist: Codable, Sendable, Equatable {
+    /// The record id.
     public var id: Int64
+    /// The name as published.
     public var name: String
+    /// Category id.
     public var category: Int64?
+    /// Ticketmaster page.
     public var url: String?
+    /// Image URL.
     public var imageUrl: String?
     /// How many users favour the artist.
     public var favorites: Int
@@ -68,23 +100,33 @@ public struct CatalogArtist: Codable, Sendable, Equatable {
 
 /// A category (dataset `categories`).
 public struct CatalogCategory: Codable, Sendable, Equatable {
+    /// The record id.
     public var id: Int64
+    /// The name as published.
     public var name: String
+    /// Parent category id.
     public var parent: Int64?
 }
 
 /// An artist offered while typing (dataset `artist_suggest`) or listed in a category
 /// (dataset `category_artists`, which adds `upcomingEvents`).
 public struct ArtistSummary: Codable, Sendable, Equatable {
+    /// The record id.
     public var id: Int64
+    /// The name as published.
     public var name: String
+    /// Users who favour the artist.
     public var favorites: Int
+    /// Upcoming events the artist performs in.
     public var upcomingEvents: Int?
 }
 
 /// An upcoming event in a geohash cell (dataset `nearby`).
 public struct NearbyEvent: Codable, Sendable, Equatable {
+    /// Event id.
     public var event: String
+    /// Start instant, ISO 8601 UTC.
     public var startsAt: String
+    /// Venue id.
     public var venue: Int64
 }

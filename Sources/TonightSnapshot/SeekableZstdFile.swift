@@ -10,7 +10,9 @@ public final class SeekableZstdFile: @unchecked Sendable {
     public struct Frame: Sendable, Equatable {
         /// Byte offset of the compressed frame in the file.
         public var offset: Int
+        /// Bytes of the compressed frame.
         public var compressedSize: Int
+        /// Bytes once decompressed.
         public var decompressedSize: Int
         /// The seek table's checksum (low 32 bits of the content's XXH64), if recorded.
         public var checksum: UInt32?

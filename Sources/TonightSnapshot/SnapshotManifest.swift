@@ -7,8 +7,11 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
     public struct Input: Codable, Sendable, Equatable {
         /// The input's role (`feed`, `affinity`, `tickets/users.csv`, …).
         public var role: String
+        /// The file path.
         public var path: String
+        /// Size in bytes.
         public var size: Int64
+        /// SHA-256, lowercase hex.
         public var sha256: String
 
         /// Creates an input entry.
@@ -22,15 +25,23 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
 
     /// One dataset: its file, its index and what they hold.
     public struct Dataset: Codable, Sendable, Equatable {
+        /// File name in the snapshot directory.
         public var file: String
+        /// File size in bytes.
         public var bytes: Int64
+        /// SHA-256, lowercase hex.
         public var sha256: String
+        /// Number of records.
         public var records: Int
+        /// Number of frames.
         public var frames: Int
         /// Bytes of NDJSON once decompressed.
         public var uncompressedBytes: Int64
+        /// The key index file name.
         public var index: String
+        /// Index file size in bytes.
         public var indexBytes: Int64
+        /// SHA-256 of the index file.
         public var indexSha256: String
         /// The version of the record layout (bumped when fields change meaning).
         public var schemaVersion: Int
@@ -53,12 +64,17 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
 
     /// What one stage of the run did.
     public struct Stage: Codable, Sendable, Equatable {
+        /// The name as published.
         public var name: String
+        /// Wall-clock seconds.
         public var durationSeconds: Double
         /// `run` or `reuse`.
         public var action: String
+        /// Row counts by table.
         public var rows: [String: Int]
+        /// Warning counts by kind.
         public var warnings: [String: Int]
+        /// Reject counts by reason.
         public var rejects: [String: Int]
 
         /// Creates a stage entry.
@@ -73,6 +89,7 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
         }
     }
 
+    /// The manifest format version.
     public var formatVersion: Int
     /// `YYYYMMDDTHHMMSSZ-<first 8 hex of contentHash>`.
     public var id: String
@@ -82,13 +99,17 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
     public var date: String
     /// When the snapshot was written (ISO 8601 UTC).
     public var createdAt: String
+    /// Version of the code that wrote it.
     public var codeVersion: String
     /// SHA-256 of the canonical config.
     public var configHash: String
     /// SHA-256 over the datasets' names and hashes: equal for equal content.
     public var contentHash: String
+    /// Every input file.
     public var inputs: [Input]
+    /// Every dataset by name.
     public var datasets: [String: Dataset]
+    /// Every stage of the run.
     public var stages: [Stage]
     /// The snapshot that was current when this one was published.
     public var previous: String?

@@ -26,9 +26,11 @@ public struct ExploreItem: Codable, Sendable, Equatable {
 
 /// An event of a user's favourites feed (dataset `feed`).
 public struct FeedItem: Codable, Sendable, Equatable {
+    /// Event id.
     public var event: String
     /// The user's favourites performing.
     public var artists: [Int64]
+    /// Great-circle km from the user, when both places are known.
     public var distanceKm: Double?
     /// Whether the user follows the event.
     public var following: Bool
@@ -44,9 +46,13 @@ public struct FeedItem: Codable, Sendable, Equatable {
 
 /// One of tonight's notification picks (dataset `tonight`).
 public struct TonightItem: Codable, Sendable, Equatable {
+    /// Event id.
     public var event: String
+    /// The ranking score (higher first).
     public var score: Double
+    /// Artist id.
     public var artist: Int64
+    /// Great-circle km from the user, when both places are known.
     public var distanceKm: Double?
 
     /// Creates an item (for tests and fakes of services).
@@ -60,6 +66,7 @@ public struct TonightItem: Codable, Sendable, Equatable {
 
 /// A change to an event the user follows (dataset `alerts`).
 public struct AlertItem: Codable, Sendable, Equatable {
+    /// Event id.
     public var event: String
     /// `removed`, `venue-changed`, `time-changed` or `status-changed`.
     public var kind: String
