@@ -38,6 +38,39 @@ import TonightSnapshot
         #expect(near.allSatisfy { $0.distanceKm < 10 })
     }
 
+    /// Every published dataset (and index) reads whole with `zstd -dc` and by byte range with
+    /// Python's `pyzstd.SeekableZstdFile` (both installed by .ci/run).
+    @Test func publishedFilesReadWithStockTools() throws {
+        let work = temporaryDirectory()
+        try runner(inputs: tinyInputs, work: work).run()
+        let s = try Snapshot.openCurrent(in: Self.snapshots(work))
+        for (name, entry) in s.manifest.datasets {
+            for (file, lines) in [(entry.file, entry.records), (entry.index, entry.frames)] {
+                let path = s.directory.appendingPathComponent(file).path
+                let whole = try Self.shell("zstd -dc '\(path)'")
+                #expect(whole.0 == 0 && whole.1.split(separator: "\n").count == lines, "\(name): zstd -dc \(file)")
+                let script = "import sys\nfrom pyzstd import SeekableZstdFile\nf = SeekableZstdFile(sys.argv[1], 'r')\nf.seek(int(sys.argv[2])); sys.stdout.buffer.write(f.read(int(sys.argv[3])))"
+                let text = Array(whole.1.utf8)
+                let start = text.count / 3, length = max(1, text.count / 3)
+                let ranged = try Self.shell("python3 -c \"\(script)\" '\(path)' \(start) \(length)")
+                #expect(ranged.0 == 0, "pyzstd: \(ranged.1)")
+                #expect(Array(ranged.1.utf8) == Array(text[start..<min(text.count, start + length)]), "\(name): pyzstd range of \(file)")
+            }
+        }
+    }
+
+    static func shell(_ command: String) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     @Test func sameInputsGiveByteIdenticalFiles() throws {
         let a = temporaryDirectory(), b = temporaryDirectory()
         try runner(inputs: tinyInputs, work: a).run()
