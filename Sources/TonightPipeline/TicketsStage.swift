@@ -58,18 +58,19 @@ package struct TicketsStage: Stage {
             let t0 = DispatchTime.now().uptimeNanoseconds
             let block = Array(users[start..<min(users.count, start + Self.blockSize)])
             // Each worker ranks a contiguous slice; slices are concatenated in order.
-            let parts = try Parallel.map(workers) { w -> [[(String, [UInt8])]] in
+            let parts = try Parallel.map(workers) { w -> [[(String, [UInt8], Int)]] in
                 let ranker = rankers[w]
                 var json = JSONWriter(capacity: 1 << 14)
-                var out = [[(String, [UInt8])]](repeating: [], count: 4)
+                var out = [[(String, [UInt8], Int)]](repeating: [], count: 4)
                 let from = block.count * w / workers, to = block.count * (w + 1) / workers
                 for u in block[from..<to] {
                     let lists = ranker.value.lists(for: u)
-                    if let j = lists.exploreJSON(user: u.id, index, &json) { out[0].append((u.id, j)) }
-                    if let j = lists.feedJSON(user: u.id, index, &json) { out[1].append((u.id, j)) }
-                    if let j = lists.tonightJSON(user: u.id, index, &json) { out[2].append((u.id, j)) }
-                    if let a = alerts, let j = AlertsBuilder.json(user: u.id, a.alerts(follows: u.follows), &json) {
-                        out[3].append((u.id, j))
+                    if let j = lists.exploreJSON(user: u.id, index, &json) { out[0].append((u.id, j, lists.explore.count)) }
+                    if let j = lists.feedJSON(user: u.id, index, &json) { out[1].append((u.id, j, lists.feed.count)) }
+                    if let j = lists.tonightJSON(user: u.id, index, &json) { out[2].append((u.id, j, lists.tonight.count)) }
+                    if let a = alerts {
+                        let list = a.alerts(follows: u.follows)
+                        if let j = AlertsBuilder.json(user: u.id, list, &json) { out[3].append((u.id, j, list.count)) }
                     }
                 }
                 return out
@@ -77,9 +78,9 @@ package struct TicketsStage: Stage {
             let t1 = DispatchTime.now().uptimeNanoseconds
             for part in parts {
                 for d in 0..<4 {
-                    for (k, j) in part[d] {
+                    for (k, j, n) in part[d] {
                         try writers[d].append(key: k, json: j)
-                        lengths[d].append(Self.itemCount(j))
+                        lengths[d].append(n)
                     }
                 }
             }
@@ -133,16 +134,6 @@ package struct TicketsStage: Stage {
         let prefix = 8  // {"key":"
         guard json.count > prefix, let end = json[prefix...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
         return String(decoding: json[prefix..<end], as: UTF8.self)
-    }
-
-    /// Items in a per-user record (counted for the report's length distributions).
-    static func itemCount(_ json: [UInt8]) -> Int {
-        var n = 0, depth = 0
-        for b in json {
-            if b == UInt8(ascii: "{") { depth += 1; if depth == 2 { n += 1 } }
-            if b == UInt8(ascii: "}") { depth -= 1 }
-        }
-        return n
     }
 
     /// "users with a list, min/median/p90/max length".
