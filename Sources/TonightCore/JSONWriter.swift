@@ -55,6 +55,21 @@ package struct JSONWriter: Sendable {
         first = true
     }
 
+    /// Opens a per-key list record, `{"key":K,"items":[`, the shape of every list dataset.
+    package mutating func beginKeyedList(_ k: String) {
+        beginObject()
+        field("key", k)
+        key("items")
+        beginArray()
+    }
+
+    /// Closes a record opened by `beginKeyedList` and takes its bytes.
+    package mutating func endKeyedList() -> [UInt8] {
+        endArray()
+        endObject()
+        return take()
+    }
+
     /// The bytes written so far, leaving the writer empty for the next record.
     package mutating func take() -> [UInt8] {
         defer {

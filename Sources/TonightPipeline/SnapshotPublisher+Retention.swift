@@ -10,7 +10,7 @@ extension SnapshotPublisher {
         let ids = directory.snapshotIDs()
         guard ids.count > retain else { return }
         var protected = Set<String>()
-        if let current = try directory.currentIDIfAny() {
+        if let current = try directory.checkedCurrentID() {
             protected.insert(current)
             if let previous = try? directory.manifest(current).previous { protected.insert(previous) }
         }
@@ -30,7 +30,8 @@ extension SnapshotPublisher {
     package func rollback(to id: String? = nil) throws -> String {
         let held = try lock()
         defer { withExtendedLifetime(held) {} }
-        let current = try directory.currentIDIfAny()
+        // With an explicit target, a damaged CURRENT is what a rollback repairs.
+        let current = id == nil ? try directory.checkedCurrentID() : (try? directory.checkedCurrentID()) ?? nil
         let ids = directory.snapshotIDs()
         let target: String
         if let id {

@@ -48,8 +48,8 @@ package struct SnapshotPublisher {
         defer { withExtendedLifetime(held) {} }
         CrashPoint.hit("publish-start")
         removeUnfinished()
-        let current = try directory.currentIDIfAny()
-        let currentManifest = try current.map { try directory.manifest($0) }
+        let current = try directory.checkedCurrentID()
+        let currentManifest = try current.map { try directory.checkedManifest($0) }
 
         let tmp = root.appendingPathComponent(".tmp-\(template.runId)-\(getpid())")
         try FileIO.removeItem(tmp)

@@ -75,7 +75,7 @@ package final class StageRunner {
                 inputs.append(.init(role: name, kind: "stage", path: nil, bytes: nil, hash: upstream[name] ?? "?"))
             case .publishedSnapshot:
                 let root = options.out.appendingPathComponent("snapshots")
-                let current = (try? SnapshotDirectory(root: root).currentIDIfAny()) ?? nil
+                let current = try SnapshotDirectory(root: root).checkedCurrentID()
                 inputs.append(.init(role: "published", kind: "snapshot", path: current.map { root.appendingPathComponent($0).path },
                                     bytes: nil, hash: current ?? "none"))
             }

@@ -51,7 +51,8 @@ package struct TicketsStage: Stage {
         defer { context.progress.end() }
         // One ranker per worker for the whole stage (its place cache spans blocks); worker w
         // only ever touches rankers[w].
-        let rankers = (0..<workers).map { _ in RankerBox(TicketsRanker(index: index, settings: settings)) }
+        let shared = TicketsRanker.sharedPlaces(users, settings: settings)
+        let rankers = (0..<workers).map { _ in RankerBox(TicketsRanker(index: index, settings: settings, sharedPlaces: shared)) }
         var start = 0
         var rankNanos: UInt64 = 0, writeNanos: UInt64 = 0
         while start < users.count {
@@ -107,7 +108,7 @@ package struct TicketsStage: Stage {
     /// The alerts builder, or nil when nothing is published yet.
     func alertsBuilder(_ context: StageContext, users: [TicketsUser], located: [LocatedEvent]) throws -> AlertsBuilder? {
         let root = context.outDirectory.appendingPathComponent("snapshots")
-        guard (try? SnapshotDirectory(root: root).currentIDIfAny()) ?? nil != nil else { return nil }
+        guard try SnapshotDirectory(root: root).checkedCurrentID() != nil else { return nil }
         let followed = Set(users.flatMap(\.follows).map(EventID.format))
         var old: [String: AlertsBuilder.Facts] = [:]
         do {

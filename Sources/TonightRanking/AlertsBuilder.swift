@@ -63,10 +63,7 @@ package struct AlertsBuilder: Sendable {
 
     package static func json(user: String, _ alerts: [Alert], _ w: inout JSONWriter) -> [UInt8]? {
         guard !alerts.isEmpty else { return nil }
-        w.beginObject()
-        w.field("key", user)
-        w.key("items")
-        w.beginArray()
+        w.beginKeyedList(user)
         for a in alerts {
             w.beginObject()
             w.field("event", a.event)
@@ -75,8 +72,6 @@ package struct AlertsBuilder: Sendable {
             w.field("new", a.new)
             w.endObject()
         }
-        w.endArray()
-        w.endObject()
-        return w.take()
+        return w.endKeyedList()
     }
 }

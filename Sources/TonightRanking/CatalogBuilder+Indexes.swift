@@ -36,10 +36,7 @@ extension CatalogBuilder {
         var w = JSONWriter()
         let records: Records = byPrefix.map { prefix, indexes in
             let top = ranked(indexes.map { artists[$0] }, byUpcoming: true).prefix(settings.suggestSize)
-            w.beginObject()
-            w.field("key", prefix)
-            w.key("items")
-            w.beginArray()
+            w.beginKeyedList(prefix)
             for a in top {
                 w.beginObject()
                 w.field("id", a.id)
@@ -47,9 +44,7 @@ extension CatalogBuilder {
                 w.field("favorites", favorites[a.id] ?? 0)
                 w.endObject()
             }
-            w.endArray()
-            w.endObject()
-            return (prefix, w.take())
+            return (prefix, w.endKeyedList())
         }
         return Self.sorted(records)
     }
@@ -64,10 +59,7 @@ extension CatalogBuilder {
         }
         var w = JSONWriter()
         let records: Records = byCategory.map { category, list in
-            w.beginObject()
-            w.field("key", String(category))
-            w.key("items")
-            w.beginArray()
+            w.beginKeyedList(String(category))
             for a in ranked(list, byUpcoming: false).prefix(settings.categoryArtistsSize) {
                 w.beginObject()
                 w.field("id", a.id)
@@ -76,9 +68,7 @@ extension CatalogBuilder {
                 w.field("upcomingEvents", upcoming[a.id] ?? 0)
                 w.endObject()
             }
-            w.endArray()
-            w.endObject()
-            return (String(category), w.take())
+            return (String(category), w.endKeyedList())
         }
         return Self.sorted(records)
     }
@@ -98,10 +88,7 @@ extension CatalogBuilder {
         }
         var w = JSONWriter()
         let records: Records = byCell.map { cell, list in
-            w.beginObject()
-            w.field("key", cell)
-            w.key("items")
-            w.beginArray()
+            w.beginKeyedList(cell)
             for e in list.sorted(by: { ($0.startsAt, $0.idString) < ($1.startsAt, $1.idString) }) {
                 w.beginObject()
                 w.field("event", e.idString)
@@ -109,9 +96,7 @@ extension CatalogBuilder {
                 w.field("venue", e.venue)
                 w.endObject()
             }
-            w.endArray()
-            w.endObject()
-            return (cell, w.take())
+            return (cell, w.endKeyedList())
         }
         return Self.sorted(records)
     }

@@ -185,10 +185,7 @@ extension PlaymateRanker {
     /// The `sessions` record of snapshots.md, or nil for an empty list.
     package func sessionsJSON(_ u: Int, _ list: [Suggestion], _ w: inout JSONWriter) -> [UInt8]? {
         guard !list.isEmpty else { return nil }
-        w.beginObject()
-        w.field("key", players[u].id)
-        w.key("items")
-        w.beginArray()
+        w.beginKeyedList(players[u].id)
         for x in list {
             w.beginObject()
             w.field("session", sessions[Int(x.session)].id)
@@ -200,9 +197,7 @@ extension PlaymateRanker {
             w.field("distanceKm", x.distanceKm)
             w.endObject()
         }
-        w.endArray()
-        w.endObject()
-        return w.take()
+        return w.endKeyedList()
     }
 
     /// The `player_stats` record (every player has one).

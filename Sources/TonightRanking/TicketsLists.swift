@@ -40,7 +40,7 @@ extension TicketsLists {
     /// The `explore` record of snapshots.md, or nil for an empty list.
     package func exploreJSON(user: String, _ index: EventIndex, _ w: inout JSONWriter) -> [UInt8]? {
         guard !explore.isEmpty else { return nil }
-        Self.open(user, &w)
+        w.beginKeyedList(user)
         for x in explore {
             w.beginObject()
             w.field("event", index.idStrings[Int(x.event)])
@@ -51,12 +51,12 @@ extension TicketsLists {
             w.field("distanceKm", x.distanceKm)
             w.endObject()
         }
-        return Self.close(&w)
+        return w.endKeyedList()
     }
 
     package func feedJSON(user: String, _ index: EventIndex, _ w: inout JSONWriter) -> [UInt8]? {
         guard !feed.isEmpty else { return nil }
-        Self.open(user, &w)
+        w.beginKeyedList(user)
         for x in feed {
             w.beginObject()
             w.field("event", index.idStrings[Int(x.event)])
@@ -65,12 +65,12 @@ extension TicketsLists {
             w.field("following", x.following)
             w.endObject()
         }
-        return Self.close(&w)
+        return w.endKeyedList()
     }
 
     package func tonightJSON(user: String, _ index: EventIndex, _ w: inout JSONWriter) -> [UInt8]? {
         guard !tonight.isEmpty else { return nil }
-        Self.open(user, &w)
+        w.beginKeyedList(user)
         for x in tonight {
             w.beginObject()
             w.field("event", index.idStrings[Int(x.event)])
@@ -79,19 +79,6 @@ extension TicketsLists {
             w.field("distanceKm", x.distanceKm)
             w.endObject()
         }
-        return Self.close(&w)
-    }
-
-    static func open(_ user: String, _ w: inout JSONWriter) {
-        w.beginObject()
-        w.field("key", user)
-        w.key("items")
-        w.beginArray()
-    }
-
-    static func close(_ w: inout JSONWriter) -> [UInt8] {
-        w.endArray()
-        w.endObject()
-        return w.take()
+        return w.endKeyedList()
     }
 }

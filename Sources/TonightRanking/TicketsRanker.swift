@@ -21,15 +21,37 @@ package struct TicketsRanker {
     /// How many events a place keeps (enough to fill the backfill after a user's filters).
     static let placeDepth = 96
 
-    struct Place: Hashable {
+    /// Where a located user ranks from: the point and the radius.
+    package struct Place: Hashable, Sendable {
         var lat: UInt64
         var lon: UInt64
         var radius: UInt64
     }
 
-    package init(index: EventIndex, settings: RankingSettings) {
+    /// Places shared by at least two users (home ZIP points, mostly): only these are cached;
+    /// a place of its own takes the exact early-stopping scan, which is cheaper than the
+    /// full in-reach sort a cache entry needs.
+    package let sharedPlaces: Set<Place>
+
+    func place(_ u: TicketsUser) -> Place? {
+        guard let la = u.lat, let lo = u.lon else { return nil }
+        return Place(lat: la.bitPattern, lon: lo.bitPattern, radius: (u.radiusKm ?? settings.radiusKm).bitPattern)
+    }
+
+    /// The places of two users or more.
+    package static func sharedPlaces(_ users: [TicketsUser], settings: RankingSettings) -> Set<Place> {
+        var count: [Place: Int] = [:]
+        for u in users {
+            guard let la = u.lat, let lo = u.lon else { continue }
+            count[Place(lat: la.bitPattern, lon: lo.bitPattern, radius: (u.radiusKm ?? settings.radiusKm).bitPattern), default: 0] += 1
+        }
+        return Set(count.filter { $0.value > 1 }.keys)
+    }
+
+    package init(index: EventIndex, settings: RankingSettings, sharedPlaces: Set<Place> = []) {
         self.index = index
         self.settings = settings
+        self.sharedPlaces = sharedPlaces
         score = [Double](repeating: 0, count: index.artistIDs.count)
         favoriteStamp = [UInt32](repeating: 0, count: index.artistIDs.count)
         seen = [UInt32](repeating: 0, count: index.events.count)
@@ -157,8 +179,8 @@ package struct TicketsRanker {
 
     /// Popular backfill up to `minItems`: upcoming, in reach, affordable, not followed or
     /// dismissed, not listed; by pop·timeFactor·distance factor; cap on the headliner.
-    /// Events come in decreasing pop·timeFactor, an upper bound of their score, so the scan
-    /// stops as soon as no unseen event could still be selected.
+    /// Without a location the global popularity order is final; a place shared by several
+    /// users walks its cached order; any other place takes `exactBackfill`.
     mutating func backfill(_ u: TicketsUser, _ list: inout [ExploreEntry], perArtist: inout ArtistCounts) {
         let need = settings.minItems - list.count
         let listed = list.map(\.event)  // at most minItems: a scan beats a set
@@ -196,8 +218,12 @@ package struct TicketsRanker {
             }
             chosen = pool
         } else {
-            // Places shared by many users: walk the cached order, applying this user's filters.
-            let place = Place(lat: u.lat!.bitPattern, lon: u.lon!.bitPattern, radius: (u.radiusKm ?? settings.radiusKm).bitPattern)
+            // A place shared by several users: walk its cached order with this user's filters.
+            let place = place(u)!
+            guard sharedPlaces.contains(place) else {
+                chosen = exactBackfill(u, need: need, eligible: eligible, select: select)
+                return append(chosen, to: &list, perArtist: &perArtist)
+            }
             if placeCache[place] == nil { placeCache[place] = placeOrder(u) }
             let cached = placeCache[place]!
             var caps = perArtist
@@ -218,6 +244,11 @@ package struct TicketsRanker {
                 chosen = exactBackfill(u, need: need, eligible: eligible, select: select)
             }
         }
+        append(chosen, to: &list, perArtist: &perArtist)
+    }
+
+    /// Appends the chosen popular items (the headliner is the item's artist).
+    private func append(_ chosen: [(Int32, Double, Double?)], to list: inout [ExploreEntry], perArtist: inout ArtistCounts) {
         for (i, s, d) in chosen {
             let e = index.events[Int(i)]
             if let h = e.headliner { perArtist.add(h) }

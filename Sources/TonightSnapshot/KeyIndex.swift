@@ -60,7 +60,8 @@ struct KeyIndex: Sendable {
         let n = try integer()
         try expect("}")
         guard i == line.count, n > 0 else { throw fail() }
-        guard !first.lexicographicallyPrecedes(lastKey ?? []) || count == 0, !last.lexicographicallyPrecedes(first) else {
+        // Frames hold disjoint, increasing key ranges: previous last < first ≤ last.
+        guard count == 0 || lastKey!.lexicographicallyPrecedes(first), !last.lexicographicallyPrecedes(first) else {
             throw SnapshotError(file: path, "index line \(frame + 1): keys out of order")
         }
         keys += first

@@ -18,6 +18,12 @@ struct SnapshotCommand: ParsableCommand {
         @Option(help: "Snapshot root's parent (overrides paths.out): snapshots are in OUT/snapshots.")
         var out: String?
 
+        /// Snapshot `id`, or the current one (no frame cache: the CLI reads once).
+        func open(_ id: String?) throws -> Snapshot {
+            let root = try root()
+            return try id.map { try Snapshot.open(id: $0, in: root, cacheBytes: 0) } ?? Snapshot.openCurrent(in: root, cacheBytes: 0)
+        }
+
         func root() throws -> URL {
             let config = try config.map { try TonightConfig.load(URL(fileURLWithPath: $0)) } ?? TonightConfig()
             return URL(fileURLWithPath: out ?? config.string("paths.out")).appendingPathComponent("snapshots")
@@ -49,10 +55,11 @@ struct SnapshotCommand: ParsableCommand {
         @Argument(help: "Snapshot id.") var id: String?
 
         func run() throws {
+            // Printed as published (field order and all), after checking that it decodes.
             let dir = SnapshotDirectory(root: try location.root())
-            let path = dir.root.appendingPathComponent(try id ?? dir.currentID()).appendingPathComponent("manifest.json")
-            _ = try dir.manifest(path.deletingLastPathComponent().lastPathComponent)
-            FileHandle.standardOutput.write(try Data(contentsOf: path))
+            let snapshot = try id ?? dir.currentID()
+            _ = try dir.manifest(snapshot)
+            FileHandle.standardOutput.write(try Data(contentsOf: dir.root.appendingPathComponent(snapshot).appendingPathComponent("manifest.json")))
         }
     }
 
@@ -65,9 +72,7 @@ struct SnapshotCommand: ParsableCommand {
         @Argument(help: "Key: a user id, record id, prefix or geohash cell.") var key: String
 
         func run() throws {
-            let root = try location.root()
-            let snapshot = try id.map { try Snapshot.open(id: $0, in: root, cacheBytes: 0) }
-                ?? Snapshot.openCurrent(in: root, cacheBytes: 0)
+            let snapshot = try location.open(id)
             guard let json = try snapshot.json(dataset, key: key) else {
                 FileHandle.standardError.write(Data("tonight: no record '\(key)' in \(dataset) of snapshot \(snapshot.id)\n".utf8))
                 throw ExitCode(1)
@@ -83,9 +88,7 @@ struct SnapshotCommand: ParsableCommand {
         @Argument(help: "Snapshot id (default: CURRENT).") var id: String?
 
         func run() throws {
-            let root = try location.root()
-            let snapshot = try id.map { try Snapshot.open(id: $0, in: root, cacheBytes: 0) }
-                ?? Snapshot.openCurrent(in: root, cacheBytes: 0)
+            let snapshot = try location.open(id)
             let report = snapshot.verify()
             for p in report.problems { print("problem: \(p.description)") }
             print("snapshot \(snapshot.id): \(report.datasets) datasets, \(report.records) records, \(report.bytes) bytes: "

@@ -107,6 +107,24 @@ import TonightSnapshot
         #expect(after.manifest.datasets["artist_suggest"]?.records == 7)
     }
 
+    /// A damaged CURRENT is an input error naming the file: nothing is computed against it,
+    /// nothing is published, and no snapshot is touched.
+    @Test func damagedCurrentStopsTheRunWithItsPath() throws {
+        let work = temporaryDirectory()
+        let out = work.appendingPathComponent("out")
+        #expect(try runTonight(["run", "--work", work.path, "--out", out.path]).status == 0)
+        let root = Self.snapshots(work)
+        let before = SnapshotDirectory(root: root).snapshotIDs()
+        try "garbage\n".write(to: root.appendingPathComponent("CURRENT"), atomically: true, encoding: .utf8)
+        let run = try runTonight(["run", "--work", work.path, "--out", out.path])
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains(root.appendingPathComponent("CURRENT").path) && run.stderr.contains("rollback"), "\(run.stderr)")
+        #expect(SnapshotDirectory(root: root).snapshotIDs() == before)
+        // Repaired by a rollback to the snapshot that was there, the next run completes.
+        #expect(try runTonight(["snapshot", "rollback", before[0], "--out", out.path]).status == 0)
+        #expect(try runTonight(["run", "--work", work.path, "--out", out.path]).status == 0)
+    }
+
     @Test func retentionKeepsTheNewestAndRollbackGoesBack() throws {
         let work = temporaryDirectory()
         var config = TonightConfig()

@@ -1,0 +1,25 @@
+import Foundation
+import TonightCore
+import TonightSnapshot
+
+extension SnapshotDirectory {
+    /// The published id (nil when nothing is published); a damaged `CURRENT` or manifest is an
+    /// input error naming the file, never silently "nothing published".
+    func checkedCurrentID() throws -> String? {
+        do {
+            return try currentIDIfAny()
+        } catch let e as SnapshotError {
+            throw TonightError(.invalidInput, e.message, file: e.file,
+                               hint: "list snapshots with `tonight snapshot list` and repair CURRENT with `tonight snapshot rollback ID`")
+        }
+    }
+
+    /// The manifest of `id`, with errors as input errors naming the file.
+    func checkedManifest(_ id: String) throws -> SnapshotManifest {
+        do {
+            return try manifest(id)
+        } catch let e as SnapshotError {
+            throw TonightError(.invalidInput, e.message, file: e.file, hint: "verify it with `tonight snapshot verify \(id)`")
+        }
+    }
+}
