@@ -55,6 +55,39 @@ package struct JSONWriter: Sendable {
         first = true
     }
 
+    /// A field name encoded once (`"name":`, at most 32 bytes) and held inline, for writers
+    /// of millions of records (an array would be retained and released at every use).
+    package struct FieldName: Sendable {
+        private var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        private let count: Int
+
+        package init(_ name: String) {
+            var w = JSONWriter(capacity: name.utf8.count + 3)
+            w.appendString(name)
+            w.bytes.append(UInt8(ascii: ":"))
+            precondition(w.bytes.count <= 32, "field name too long for FieldName: \(name)")
+            count = w.bytes.count
+            withUnsafeMutableBytes(of: &storage) { $0.copyBytes(from: w.bytes) }
+        }
+
+        @inline(__always)
+        func append(to bytes: inout [UInt8]) {
+            withUnsafeBytes(of: storage) { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
+    }
+
+    package mutating func key(_ k: FieldName) {
+        comma()
+        k.append(to: &bytes)
+        first = true
+    }
+
+    /// Ends a record kept in the buffer (the next value starts without a comma); callers
+    /// that batch records note `bytes.count` as the record's end.
+    package mutating func endRecord() {
+        first = true
+    }
+
     /// Opens a per-key list record, `{"key":K,"items":[`, the shape of every list dataset.
     package mutating func beginKeyedList(_ k: String) {
         beginObject()
@@ -65,9 +98,16 @@ package struct JSONWriter: Sendable {
 
     /// Closes a record opened by `beginKeyedList` and takes its bytes.
     package mutating func endKeyedList() -> [UInt8] {
+        closeKeyedList()
+        return take()
+    }
+
+    /// Closes a record opened by `beginKeyedList`, leaving it in the buffer (for writers
+    /// that batch records: the record ends at `bytes.count`).
+    package mutating func closeKeyedList() {
         endArray()
         endObject()
-        return take()
+        endRecord()
     }
 
     /// The bytes written so far, leaving the writer empty for the next record.
@@ -98,7 +138,8 @@ package struct JSONWriter: Sendable {
 
     package mutating func value(_ v: Bool) {
         comma()
-        bytes.append(contentsOf: v ? Array("true".utf8) : Array("false".utf8))
+        let text: StaticString = v ? "true" : "false"
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     package mutating func value(_ v: Double) {
@@ -107,7 +148,14 @@ package struct JSONWriter: Sendable {
     }
 
     /// Writes pre-encoded JSON (a whole value) as is.
-    package mutating func raw(_ json: some Collection<UInt8>) {
+    package mutating func raw(_ json: [UInt8]) {
+        comma()
+        bytes.append(contentsOf: json)
+    }
+
+    /// Writes pre-encoded JSON held in a larger buffer (a concrete type: a generic
+    /// collection parameter is not specialised across modules and is copied byte by byte).
+    package mutating func raw(_ json: ArraySlice<UInt8>) {
         comma()
         bytes.append(contentsOf: json)
     }
@@ -162,7 +210,9 @@ package struct JSONWriter: Sendable {
             appendInt(Int64(v))
             return
         }
-        bytes.append(contentsOf: v.description.utf8)
+        // The standard library's shortest round-trip digits (what `description` prints),
+        // handed to `_writeASCII` below from a stack buffer: no String is allocated.
+        v.write(to: &self)
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
@@ -192,5 +242,18 @@ package struct JSONWriter: Sendable {
             if start < buf.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start...])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Lets `Double.write(to:)` print straight into the buffer. `_writeASCII` is the standard
+/// library's allocation-free path for number printing; without it the text arrives through
+/// `write(_:)`, with the same bytes.
+extension JSONWriter: TextOutputStream {
+    package mutating func write(_ string: String) {
+        bytes.append(contentsOf: string.utf8)
+    }
+
+    package mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: buffer)
     }
 }

@@ -57,7 +57,7 @@ package enum ConfigSchema {
         Key(name: "catalog.geohashPrecision", kind: .int, defaultValue: .int(4), doc: "nearby cell precision"),
         // snapshots.md
         Key(name: "snapshot.frameBytes", kind: .int, defaultValue: .int(64 << 10), doc: "largest uncompressed frame"),
-        Key(name: "snapshot.compressionLevel", kind: .int, defaultValue: .int(3), doc: "zstd level"),
+        Key(name: "snapshot.compressionLevel", kind: .int, defaultValue: .int(1), doc: "zstd level"),
         Key(name: "snapshot.retain", kind: .int, defaultValue: .int(7), doc: "snapshots kept"),
         Key(name: "publish.maxShrink", kind: .double, defaultValue: .double(0.5), doc: "largest shrink of a dataset against the current snapshot"),
         // pipeline.md

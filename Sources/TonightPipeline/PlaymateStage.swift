@@ -25,7 +25,7 @@ package struct PlaymateStage: Stage {
         let players = try BinaryTable.read(PlaymatePlayer.self, table: "players", from: dir.appendingPathComponent("players.bin"))
         let sessions = try BinaryTable.read(PlaymateSession.self, table: "sessions", from: dir.appendingPathComponent("sessions.bin"))
         let ranker = PlaymateRanker(players: players, sessions: sessions, settings: settings)
-        let order = (0..<players.count).sorted { players[$0].id.utf8.lexicographicallyPrecedes(players[$1].id.utf8) }
+        let order = UTF8Order.sortedIndices(players.map(\.id))
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
         var suggestions = try DatasetWriter(name: "sessions", directory: context.outputDirectory,

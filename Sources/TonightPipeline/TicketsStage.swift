@@ -29,23 +29,23 @@ package struct TicketsStage: Stage {
     static let blockSize = 8_192
 
     package func run(_ context: StageContext) throws -> StageOutcome {
+        let began = DispatchTime.now().uptimeNanoseconds
         let settings = try RankingConfig.settings(context.config, asOf: context.asOf, runDate: context.runDate)
         let geoDir = context.upstream["geocode"]!
         let located = try BinaryTable.read(LocatedEvent.self, table: "events", from: geoDir.appendingPathComponent("events.bin"))
         let venues = try BinaryTable.read(GeocodedVenue.self, table: "venues", from: geoDir.appendingPathComponent("venues.bin"))
         let edges = try BinaryTable.read(AffinityEdge.self, table: "edges",
                                          from: context.upstream["parse-affinity"]!.appendingPathComponent("edges.bin"))
-        var users = try BinaryTable.read(TicketsUser.self, table: "users",
+        let usersUnsorted = try BinaryTable.read(TicketsUser.self, table: "users",
                                          from: context.upstream["load-tickets"]!.appendingPathComponent("users.bin"))
-        users.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        let users = UTF8Order.sortedIndices(usersUnsorted.map(\.id)).map { usersUnsorted[$0] }
         let index = EventIndex(events: located, venues: venues, edges: edges.map { ($0.source, $0.target, $0.score) },
                                settings: settings)
         let alerts = try alertsBuilder(context, users: users, located: located)
 
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
-        var writers = try Self.datasetNames.map { try DatasetWriter(
+        let writers = try Self.datasetNames.map { try DatasetWriter(
             name: $0, directory: context.outputDirectory, frameBytes: files.frameBytes, level: files.level) }
-        var lengths = [[Int]](repeating: [], count: 4)
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         context.progress.begin(stage: name, totalBytes: Int64(users.count))
         defer { context.progress.end() }
@@ -53,52 +53,84 @@ package struct TicketsStage: Stage {
         // only ever touches rankers[w].
         let shared = TicketsRanker.sharedPlaces(users, settings: settings)
         let rankers = (0..<workers).map { _ in RankerBox(TicketsRanker(index: index, settings: settings, sharedPlaces: shared)) }
+        // A pipeline of two steps: blocks of users are ranked on all cores into JSON batches
+        // while the writer thread appends the previous block's batches to the datasets
+        // (whose frames are compressed on all cores). Order is kept, so the bytes do not
+        // depend on the thread count.
+        let handoff = Handoff<[TicketsBatch]>(capacity: 2)
+        let spare = Recycler<TicketsBatch>()
+        let sink = TicketsSink(writers: writers, users: users)
+        let writer = BackgroundJob()
+        writer.start {
+            do {
+                while let parts = handoff.take() {
+                    try sink.write(parts)
+                    for var p in parts {
+                        p.removeAll()
+                        spare.give(p)
+                    }
+                }
+            } catch {
+                handoff.cancel()
+                throw error
+            }
+        }
+        let prepared = DispatchTime.now().uptimeNanoseconds
         var start = 0
-        var rankNanos: UInt64 = 0, writeNanos: UInt64 = 0
+        var rankNanos: UInt64 = 0
         while start < users.count {
             let t0 = DispatchTime.now().uptimeNanoseconds
-            let block = Array(users[start..<min(users.count, start + Self.blockSize)])
-            // Each worker ranks a contiguous slice; slices are concatenated in order.
-            let parts = try Parallel.map(workers) { w -> [[(String, [UInt8], Int)]] in
+            let blockStart = start, blockEnd = min(users.count, start + Self.blockSize)
+            // Each worker ranks a contiguous slice; slices are written in order.
+            let parts = try Parallel.map(workers) { w -> TicketsBatch in
                 let ranker = rankers[w]
-                var json = JSONWriter(capacity: 1 << 14)
-                var out = [[(String, [UInt8], Int)]](repeating: [], count: 4)
-                let from = block.count * w / workers, to = block.count * (w + 1) / workers
-                for u in block[from..<to] {
-                    let lists = ranker.value.lists(for: u)
-                    if let j = lists.exploreJSON(user: u.id, index, &json) { out[0].append((u.id, j, lists.explore.count)) }
-                    if let j = lists.feedJSON(user: u.id, index, &json) { out[1].append((u.id, j, lists.feed.count)) }
-                    if let j = lists.tonightJSON(user: u.id, index, &json) { out[2].append((u.id, j, lists.tonight.count)) }
-                    if let a = alerts {
-                        let list = a.alerts(follows: u.follows)
-                        if let j = AlertsBuilder.json(user: u.id, list, &json) { out[3].append((u.id, j, list.count)) }
+                var batch = spare.take() ?? TicketsBatch()
+                let from = blockStart + (blockEnd - blockStart) * w / workers
+                let to = blockStart + (blockEnd - blockStart) * (w + 1) / workers
+                for k in from..<to {
+                    // users[k] is passed borrowed throughout: a copy retains six fields.
+                    ranker.value.rank(users[k])
+                    let lists = ranker.value.lists
+                    if lists.writeExplore(user: users[k].id, index, to: &batch.records[0].json) {
+                        batch.records[0].commit(user: k, length: lists.explore.count)
+                    }
+                    if lists.writeFeed(user: users[k].id, index, to: &batch.records[1].json) {
+                        batch.records[1].commit(user: k, length: lists.feed.count)
+                    }
+                    if lists.writeTonight(user: users[k].id, index, to: &batch.records[2].json) {
+                        batch.records[2].commit(user: k, length: lists.tonight.count)
+                    }
+                    if let a = alerts, !users[k].follows.isEmpty {
+                        let list = a.alerts(follows: users[k].follows)
+                        if AlertsBuilder.write(user: users[k].id, list, to: &batch.records[3].json) {
+                            batch.records[3].commit(user: k, length: list.count)
+                        }
                     }
                 }
-                return out
+                return batch
             }
-            let t1 = DispatchTime.now().uptimeNanoseconds
-            for part in parts {
-                for d in 0..<4 {
-                    for (k, j, n) in part[d] {
-                        try writers[d].append(key: k, json: j)
-                        lengths[d].append(n)
-                    }
-                }
-            }
-            writeNanos += DispatchTime.now().uptimeNanoseconds - t1
-            rankNanos += t1 - t0
-            start += block.count
+            rankNanos += DispatchTime.now().uptimeNanoseconds - t0
+            guard handoff.put(parts) else { break }  // the writer failed: its error is thrown below
+            start = blockEnd
             context.progress.update(bytes: Int64(start), records: Int64(start))
         }
+        handoff.close()
+        try writer.join()
+        let ranked = DispatchTime.now().uptimeNanoseconds
         var outcome = StageOutcome()
+        // prepare: inputs read, users sorted, index and alerts built; rank + write overlap.
+        outcome.details["seconds.prepare"] = String(format: "%.2f", Double(prepared - began) / 1e9)
         outcome.details["seconds.rank"] = String(format: "%.2f", Double(rankNanos) / 1e9)
-        outcome.details["seconds.write"] = String(format: "%.2f", Double(writeNanos) / 1e9)
+        outcome.details["seconds.write"] = String(format: "%.2f", Double(sink.writeNanos) / 1e9)
+        outcome.details["seconds.rankAndWrite"] = String(format: "%.2f", Double(ranked - prepared) / 1e9)
         outcome.rows["users"] = users.count
         for (d, name) in Self.datasetNames.enumerated() {
-            try files.add(try writers[d].finish())
-            outcome.rows[name] = writers[d].records
-            outcome.details["length.\(name)"] = Self.distribution(lengths[d], users: users.count)
+            let summary = try sink.finish(d)
+            try files.add(summary)
+            outcome.rows[name] = summary.records
+            outcome.details["length.\(name)"] = Self.distribution(sink.lengths[d], users: users.count)
         }
+        outcome.details["seconds.finish"] = String(format: "%.2f", Double(DispatchTime.now().uptimeNanoseconds - ranked) / 1e9)
         outcome.details["upcomingEvents"] = String(index.events.count)
         outcome.details["alerts"] = alerts == nil ? "no published snapshot: no alerts" : "against the published snapshot"
         try files.finish()
@@ -109,32 +141,40 @@ package struct TicketsStage: Stage {
     func alertsBuilder(_ context: StageContext, users: [TicketsUser], located: [LocatedEvent]) throws -> AlertsBuilder? {
         let root = context.outDirectory.appendingPathComponent("snapshots")
         guard try SnapshotDirectory(root: root).checkedCurrentID() != nil else { return nil }
-        let followed = Set(users.flatMap(\.follows).map(EventID.format))
-        var old: [String: AlertsBuilder.Facts] = [:]
+        var followed = Set<UInt64>()
+        for u in users { followed.formUnion(u.follows) }
+        var old: [UInt64: AlertsBuilder.Facts] = [:]
         do {
             let events = try Snapshot.openCurrent(in: root, cacheBytes: 0).dataset("events")
             let decoder = JSONDecoder()
             try events.forEachRecord { json in
-                guard let key = Self.recordKey(json), followed.contains(key) else { return }
-                let e = try decoder.decode(CatalogEvent.self, from: Data(json))
-                old[key] = .init(venue: e.venue, startsAt: e.startsAt, status: e.status.map(Int64.init))
+                guard let id = Self.recordEventID(json), followed.contains(id) else { return }
+                let e = try decoder.decode(AlertFacts.self, from: Data(json))
+                old[id] = .init(venue: e.venue, startsAt: e.startsAt, status: e.status)
             }
         } catch let e as SnapshotError {
             throw TonightError(.invalidInput, "the published snapshot cannot be read for alerts: \(e.message)", file: e.file,
                                hint: "verify it with `tonight snapshot verify`; roll back if it is damaged")
         }
-        var new: [String: AlertsBuilder.Facts] = [:]
-        for l in located {
-            new[l.event.idString] = .init(venue: l.event.venue, startsAt: CivilTime.formatUTC(l.event.startsAt), status: l.event.status)
+        var new: [UInt64: AlertsBuilder.Facts] = [:]
+        for l in located where followed.contains(l.event.id) {
+            new[l.event.id] = .init(venue: l.event.venue, startsAt: CivilTime.formatUTC(l.event.startsAt), status: l.event.status)
         }
         return AlertsBuilder(old: old, new: new)
     }
 
-    /// The key of a record line `{"key":"…",…}` (event ids need no unescaping).
-    static func recordKey(_ json: [UInt8]) -> String? {
+    /// What alerts compare of a published event record (the decoder skips the other fields).
+    struct AlertFacts: Decodable {
+        var venue: Int64?
+        var startsAt: String?
+        var status: Int64?
+    }
+
+    /// The event id of a record line `{"key":"…",…}` of the `events` dataset.
+    static func recordEventID(_ json: [UInt8]) -> UInt64? {
         let prefix = 8  // {"key":"
         guard json.count > prefix, let end = json[prefix...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-        return String(decoding: json[prefix..<end], as: UTF8.self)
+        return EventID.parse(json[prefix..<end])
     }
 
     /// "users with a list, min/median/p90/max length".
@@ -150,8 +190,73 @@ package struct TicketsStage: Stage {
     }
 }
 
-/// A ranker owned by one worker thread (the task group never shares one between workers).
+/// A ranker owned by one worker thread (the workers never share one).
 final class RankerBox: @unchecked Sendable {
     var value: TicketsRanker
     init(_ value: TicketsRanker) { self.value = value }
+}
+
+/// One worker's records of a block, per dataset (explore, feed, tonight, alerts).
+struct TicketsBatch: Sendable {
+    /// Records back to back in one buffer, with their ends, users and list lengths.
+    struct Records: Sendable {
+        var json = JSONWriter(capacity: 1 << 16)
+        var ends: [Int] = []
+        var users: [Int] = []
+        var lengths: [Int] = []
+
+        mutating func commit(user: Int, length: Int) {
+            ends.append(json.bytes.count)
+            users.append(user)
+            lengths.append(length)
+        }
+    }
+
+    var records = [Records](repeating: Records(), count: TicketsStage.datasetNames.count)
+
+    /// Empties every buffer, keeping its storage (batches are recycled block to block).
+    mutating func removeAll() {
+        for d in records.indices {
+            records[d].json.bytes.removeAll(keepingCapacity: true)
+            records[d].json.endRecord()
+            records[d].ends.removeAll(keepingCapacity: true)
+            records[d].users.removeAll(keepingCapacity: true)
+            records[d].lengths.removeAll(keepingCapacity: true)
+        }
+    }
+}
+
+/// The writer side of the tickets pipeline: appends batches to the dataset writers, in
+/// order, on the writer thread only (the stage touches it again after `join`).
+final class TicketsSink: @unchecked Sendable {
+    private var writers: [DatasetWriter]
+    private let users: [TicketsUser]
+    private(set) var lengths: [[Int]]
+    private(set) var writeNanos: UInt64 = 0
+
+    init(writers: [DatasetWriter], users: [TicketsUser]) {
+        self.writers = writers
+        self.users = users
+        lengths = Array(repeating: [], count: writers.count)
+    }
+
+    func write(_ parts: [TicketsBatch]) throws {
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        for part in parts {
+            for d in writers.indices {
+                let r = part.records[d]
+                var from = 0
+                for (n, end) in r.ends.enumerated() {
+                    try writers[d].append(key: users[r.users[n]].id, json: r.json.bytes[from..<end])
+                    from = end
+                }
+                lengths[d] += r.lengths
+            }
+        }
+        writeNanos += DispatchTime.now().uptimeNanoseconds - t0
+    }
+
+    func finish(_ d: Int) throws -> DatasetWriter.Summary {
+        try writers[d].finish()
+    }
 }

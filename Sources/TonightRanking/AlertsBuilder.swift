@@ -28,11 +28,11 @@ package struct AlertsBuilder: Sendable {
     }
 
     /// Old facts of followed events, by event id (from the published `events` dataset).
-    package let old: [String: Facts]
+    package let old: [UInt64: Facts]
     /// This run's facts of every event in the feed.
-    package let new: [String: Facts]
+    package let new: [UInt64: Facts]
 
-    package init(old: [String: Facts], new: [String: Facts]) {
+    package init(old: [UInt64: Facts], new: [UInt64: Facts]) {
         self.old = old
         self.new = new
     }
@@ -40,11 +40,11 @@ package struct AlertsBuilder: Sendable {
     /// The alerts of one user, ordered by old startsAt, event id, kind.
     package func alerts(follows: [UInt64]) -> [Alert] {
         var out: [Alert] = []
-        for id in Set(follows) {
+        for (n, id) in follows.enumerated() where !follows[..<n].contains(id) {  // a few follows: no set
+            guard let o = old[id] else { continue }  // not in the published snapshot: nothing to compare
             let key = EventID.format(id)
-            guard let o = old[key] else { continue }  // not in the published snapshot: nothing to compare
             let start = o.startsAt ?? ""
-            guard let n = new[key] else {
+            guard let n = new[id] else {
                 out.append(Alert(event: key, kind: "removed", old: nil, new: nil, oldStartsAt: start))
                 continue
             }
@@ -61,8 +61,10 @@ package struct AlertsBuilder: Sendable {
         return out.sorted { ($0.oldStartsAt, $0.event, $0.kind) < ($1.oldStartsAt, $1.event, $1.kind) }
     }
 
-    package static func json(user: String, _ alerts: [Alert], _ w: inout JSONWriter) -> [UInt8]? {
-        guard !alerts.isEmpty else { return nil }
+    /// Appends the `alerts` record of one user to `w` (no newline); false, writing nothing,
+    /// for no alerts.
+    package static func write(user: String, _ alerts: [Alert], to w: inout JSONWriter) -> Bool {
+        guard !alerts.isEmpty else { return false }
         w.beginKeyedList(user)
         for a in alerts {
             w.beginObject()
@@ -72,6 +74,7 @@ package struct AlertsBuilder: Sendable {
             w.field("new", a.new)
             w.endObject()
         }
-        return w.endKeyedList()
+        w.closeKeyedList()
+        return true
     }
 }

@@ -65,7 +65,7 @@ package struct CatalogBuilder: Sendable {
     }
 
     static func sorted(_ records: Records) -> Records {
-        records.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        records.sorted { UTF8Order.less($0.key, $1.key) }
     }
 
     package func eventRecords() -> Records {

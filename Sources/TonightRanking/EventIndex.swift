@@ -3,9 +3,10 @@ import TonightCore
 import TonightFeed
 import TonightGeo
 
-/// What ranking needs of every event, computed once per run, and the indexes users are
-/// ranked against: upcoming events per artist, a grid of venues for "in reach", and the
-/// global popularity order.
+/// What ranking needs of every upcoming event, computed once per run, and the indexes users
+/// are ranked against: upcoming events per artist, affinity edges, 1°×1° cells of venues by
+/// popularity, and the global popularity order. Lists are flat (`FlatLists`), events plain
+/// values, so the ranking loops do no reference counting.
 package struct EventIndex: Sendable {
     /// Plain values only (no references), so reading one costs no retain.
     package struct Event: Sendable {
@@ -14,6 +15,8 @@ package struct EventIndex: Sendable {
         package var venueID: Int64
         package var lat: Double?
         package var lon: Double?
+        /// cos(lat) in radians, computed as `GeoDistance.km` does (0 without a place).
+        package var cosLat: Double
         package var priceMin: Double?
         package var headliner: Int64?
         /// exp(−days/τt), days from asOf to the start.
@@ -24,27 +27,38 @@ package struct EventIndex: Sendable {
         package var tonight: Bool
     }
 
+    /// An affinity edge from a dense source: the dense target and its weight.
+    package struct Edge: Sendable {
+        package var target: Int32
+        package var weight: Double
+    }
+
     package let events: [Event]
-    /// Per event: its id as text, its performers, and the performers as dense indexes.
-    package let idStrings: [String]
-    package let performers: [[Int64]]
-    package let dense: [[Int32]]
-    /// Upcoming events (indexes into `events`) per performing artist.
-    package let byArtist: [Int64: [Int32]]
+    /// Per event: its id as a JSON string (quotes included), ready to copy into records.
+    package let idJSON: FlatLists<UInt8>
+    /// Per event: its performers (artist ids, feed order) and the same as dense indexes.
+    package let performers: FlatLists<Int64>
+    package let dense: FlatLists<Int32>
     /// Dense artist indexes: every performer of an upcoming event and every artist of an
     /// affinity edge, so that per-user scores live in flat arrays.
     package let artistIDs: [Int64]
     package let denseIndex: [Int64: Int32]
+    /// `denseIndex` as a table by artist id (-1: none) when ids are below `tableLimit`,
+    /// which they are in Ticketmaster's feeds; a lookup is then one load instead of a hash.
+    let denseTable: [Int32]
+    static let tableLimit: Int64 = 1 << 24
+    /// Per event: its latitude, NaN without a place (a dense array for the reach test).
+    package let latitudes: [Double]
     /// Upcoming events per dense artist.
-    package let eventsOfArtist: [[Int32]]
-    /// Affinity edges per dense source: (dense target, weight).
-    package let edges: [[(Int32, Double)]]
-    /// Per 1°×1° cell: upcoming events by pop·timeFactor desc (then startsAt, id).
-    let cellsByPopularity: [Int64: [Int32]]
+    package let eventsOfArtist: FlatLists<Int32>
+    /// Affinity edges per dense source, in file order, to artists with upcoming events.
+    package let edges: FlatLists<Edge>
+    /// Per 1°×1° cell with venues: its upcoming events by pop·timeFactor desc (then
+    /// startsAt, id); `cellIndex` maps a cell to its list.
+    let cellsByPopularity: FlatLists<Int32>
+    let cellIndex: [Int64: Int32]
     /// Upcoming events by pop·timeFactor desc, startsAt, id (users without location).
     package let popularOrder: [Int32]
-    /// Upcoming events per 1°×1° cell of their venue.
-    let grid: [Int64: [Int32]]
 
     package init(events located: [LocatedEvent], venues: [GeocodedVenue], edges affinity: [(Int64, Int64, Double)] = [],
                  settings s: RankingSettings) {
@@ -55,7 +69,7 @@ package struct EventIndex: Sendable {
         let dayFrom = Int64(s.runDate) * 86_400 + Int64(s.tonightFrom)
         let dayUntil = Int64(s.runDate + 1) * 86_400 + Int64(s.tonightUntil)
         var events: [Event] = []
-        var idStrings: [String] = []
+        var idJSON = FlatLists<UInt8>()
         var performers: [[Int64]] = []
         for l in located {
             let e = l.event
@@ -70,9 +84,12 @@ package struct EventIndex: Sendable {
                 && (l.localStart.map { $0 >= dayFrom && $0 < dayUntil } ?? false)
             events.append(Event(
                 id: e.id, startsAt: e.startsAt, venueID: e.venue, lat: p?.lat, lon: p?.lon,
+                cosLat: p?.lat.map(GeoDistance.cosLatitude) ?? 0,
                 priceMin: e.priceMin, headliner: e.headliner,
                 timeFactor: exp(-days / s.timeDecayDays), pop: pop, tonight: tonight))
-            idStrings.append(e.idString)
+            var w = JSONWriter(capacity: 20)
+            w.value(e.idString)
+            idJSON.append(w.bytes)
             performers.append(e.artists)
         }
         var artistIDs: [Int64] = []
@@ -85,33 +102,47 @@ package struct EventIndex: Sendable {
             return d
         }
         let denseLists = performers.map { $0.map(dense) }
-        var edgeLists: [[(Int32, Double)]] = []
+        var edgeLists: [[Edge]] = []
         for (source, target, w) in affinity {
             let a = dense(source), b = dense(target)
             if edgeLists.count < artistIDs.count { edgeLists += Array(repeating: [], count: artistIDs.count - edgeLists.count) }
-            edgeLists[Int(a)].append((b, w))
+            edgeLists[Int(a)].append(Edge(target: b, weight: w))
         }
         edgeLists += Array(repeating: [], count: artistIDs.count - edgeLists.count)
         var eventsOfArtist = [[Int32]](repeating: [], count: artistIDs.count)
         for (i, list) in denseLists.enumerated() {
-            for a in Set(list) { eventsOfArtist[Int(a)].append(Int32(i)) }
+            var once: [Int32] = []
+            for a in list where !once.contains(a) {
+                once.append(a)
+                eventsOfArtist[Int(a)].append(Int32(i))
+            }
         }
-        self.idStrings = idStrings
-        self.performers = performers
-        self.dense = denseLists
+        self.idJSON = idJSON
+        self.performers = FlatLists(performers)
+        self.dense = FlatLists(denseLists)
         self.artistIDs = artistIDs
         self.denseIndex = denseIndex
-        self.eventsOfArtist = eventsOfArtist
-        self.edges = edgeLists
+        self.eventsOfArtist = FlatLists(eventsOfArtist)
+        // An edge whose target performs in no upcoming event can never matter: s(a) is read
+        // only for performers of upcoming events (a*(e)), and `because` only for them. Most
+        // of the affinity file points at such artists, so dropping those edges here removes
+        // most of the per-user scoring work; the kept edges stay in file order, so every
+        // score is summed in the same order, to the same bits.
+        self.edges = FlatLists(edgeLists.map { $0.filter { !eventsOfArtist[Int($0.target)].isEmpty } })
         self.events = events
-        var byArtist: [Int64: [Int32]] = [:]
+        latitudes = events.map { $0.lat ?? .nan }
+        let maxID = artistIDs.max() ?? 0
+        if artistIDs.allSatisfy({ $0 >= 0 }) && maxID < Self.tableLimit {
+            var table = [Int32](repeating: -1, count: Int(maxID) + 1)
+            for (d, a) in artistIDs.enumerated() { table[Int(a)] = Int32(d) }
+            denseTable = table
+        } else {
+            denseTable = []
+        }
         var grid: [Int64: [Int32]] = [:]
         for (i, e) in events.enumerated() {
-            for a in Set(performers[i]) { byArtist[a, default: []].append(Int32(i)) }
             if let lat = e.lat, let lon = e.lon { grid[Self.cell(lat, lon), default: []].append(Int32(i)) }
         }
-        self.byArtist = byArtist
-        self.grid = grid
         let popular = { (a: Int32, b: Int32) -> Bool in
             let x = events[Int(a)], y = events[Int(b)]
             switch ScoreOrder.compare(x.pop * x.timeFactor, y.pop * y.timeFactor) {
@@ -121,18 +152,34 @@ package struct EventIndex: Sendable {
             }
         }
         popularOrder = (0..<events.count).map(Int32.init).sorted(by: popular)
-        cellsByPopularity = grid.mapValues { $0.sorted(by: popular) }
+        var cells = FlatLists<Int32>()
+        var cellIndex: [Int64: Int32] = [:]
+        for key in grid.keys.sorted() {
+            cellIndex[key] = Int32(cells.count)
+            cells.append(grid[key]!.sorted(by: popular))
+        }
+        cellsByPopularity = cells
+        self.cellIndex = cellIndex
     }
 
-    /// The cells that may hold venues within `radiusKm` of the point, each with its upcoming
-    /// events by pop·timeFactor (for the popular backfill's early stop).
-    func popularCells(lat: Double, lon: Double, radiusKm: Double) -> [[Int32]] {
-        var out: [[Int32]] = []
-        var seen = Set<Int64>()
-        forEachCell(lat: lat, lon: lon, radiusKm: radiusKm) { c in
-            if seen.insert(c).inserted, let list = cellsByPopularity[c] { out.append(list) }
+    /// The dense index of an artist id, if the artist performs or has affinity edges.
+    @inline(__always)
+    package func dense(of artist: Int64) -> Int32? {
+        if !denseTable.isEmpty {
+            guard artist >= 0 && artist < denseTable.count else { return nil }
+            let d = denseTable[Int(artist)]
+            return d >= 0 ? d : nil
         }
-        return out
+        return denseIndex[artist]
+    }
+
+    /// The cells that may hold venues within `radiusKm` of the point (each once), as
+    /// indexes into `cellsByPopularity`, into `out` (emptied first).
+    func popularCells(lat: Double, lon: Double, radiusKm: Double, into out: inout [Int32]) {
+        out.removeAll(keepingCapacity: true)
+        forEachCell(lat: lat, lon: lon, radiusKm: radiusKm) { c in
+            if let list = cellIndex[c], !out.contains(list) { out.append(list) }
+        }
     }
 
     func forEachCell(lat: Double, lon: Double, radiusKm: Double, _ body: (Int64) -> Void) {

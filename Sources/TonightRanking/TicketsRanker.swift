@@ -4,24 +4,86 @@ import TonightGeo
 
 /// The Tickets Tonight lists of one user (recommendations.md): explore deck, favourites
 /// feed, tonight's picks. Artist scores live in flat per-thread arrays indexed by dense
-/// artist index, so a user costs a few microseconds; make one ranker per thread.
+/// artist index and every per-user buffer is reused, so a user costs a few microseconds
+/// and no allocation; make one ranker per thread.
 package struct TicketsRanker {
     package let index: EventIndex
     package let settings: RankingSettings
-    /// s(a) per dense artist (only `touched` entries are non-zero).
-    private var score: [Double]
-    private var favoriteStamp: [UInt32]
+    /// The lists of the user ranked last (`rank(_:)`).
+    package internal(set) var lists = TicketsLists()
+
+    /// Per dense artist: s(a) (only `touched` entries are non-zero), whether a favourite of
+    /// this user (`favorite == stamp`), and the first of its affinity contributions (-1:
+    /// none), side by side so that the edge loop touches one cache line per artist.
+    private var artists: [ArtistState]
     private var touched: [Int32] = []
+    /// This user's affinity contributions (favourite → artist), linked per artist: what
+    /// `because` reads instead of searching every favourite's edges again.
+    private var contributions: [Contribution] = []
     /// Stamps per event to collect candidates without a set.
-    private var seen: [UInt32]
-    private var stamp: UInt32 = 0
-    /// Per place (most users share their home ZIP's point): the in-reach upcoming events by
-    /// popular score, before any user's own filters; `complete` when nothing was cut.
-    private var placeCache: [Place: (events: [(Int32, Double, Double?)], complete: Bool)] = [:]
+    var seen: [UInt32]
+    var stamp: UInt32 = 0
+    /// The user's favourites known in the index, as dense indexes.
+    var favorites: [Int32] = []
+    private var candidates: [Candidate] = []
+    private var tonightCandidates: [Candidate] = []
+    /// Items per headliner of the explore deck so far.
+    var perArtist = ArtistCounts()
+    /// Scratch of the popular backfill.
+    var pool: [Popular] = []
+    var chosen: [Popular] = []
+    var cells: [Int32] = []
+    var heads: [Int] = []
+    var feedEvents: [Int32] = []
+    /// Per place shared by several users: the in-reach upcoming events by popular score,
+    /// before any user's own filters; `complete` when nothing was cut.
+    var placeCache: [Place: PlaceOrder] = [:]
     /// How many events a place keeps (enough to fill the backfill after a user's filters).
     static let placeDepth = 96
 
-    /// Where a located user ranks from: the point and the radius.
+    struct ArtistState {
+        var score = 0.0
+        var favorite: UInt32 = 0
+        var head: Int32 = -1
+    }
+
+    struct Contribution {
+        var favorite: Int32
+        var weight: Double
+        var next: Int32
+    }
+
+    /// A ranked candidate: event, score, a*(e) (dense), distance.
+    struct Candidate {
+        var event: Int32
+        var score: Double
+        var artist: Int32
+        var distance: Double?
+    }
+
+    /// A popular candidate: event, score, distance.
+    struct Popular {
+        var event: Int32
+        var score: Double
+        var distance: Double?
+    }
+
+    struct PlaceOrder {
+        var events: [Popular]
+        var complete: Bool
+    }
+
+    /// Where a located user ranks from: the point, its cosine, the radius, and the band of
+    /// latitude beyond which nothing is in reach.
+    struct Origin {
+        var lat: Double
+        var lon: Double
+        var cosLat: Double
+        var radius: Double
+        var bandKm: Double
+    }
+
+    /// Where a located user ranks from (the cache key of shared places).
     package struct Place: Hashable, Sendable {
         var lat: UInt64
         var lon: UInt64
@@ -52,70 +114,111 @@ package struct TicketsRanker {
         self.index = index
         self.settings = settings
         self.sharedPlaces = sharedPlaces
-        score = [Double](repeating: 0, count: index.artistIDs.count)
-        favoriteStamp = [UInt32](repeating: 0, count: index.artistIDs.count)
+        artists = [ArtistState](repeating: ArtistState(), count: index.artistIDs.count)
         seen = [UInt32](repeating: 0, count: index.events.count)
     }
 
-    private mutating func nextStamp() {
+    mutating func nextStamp() {
         stamp &+= 1
         if stamp == 0 {
             for i in seen.indices { seen[i] = 0 }
-            for i in favoriteStamp.indices { favoriteStamp[i] = 0 }
+            for i in artists.indices { artists[i].favorite = 0 }
             stamp = 1
         }
     }
 
-    /// Fills `score` with s(a) for the user's favourites and their affinity targets.
-    private mutating func scoreArtists(_ favorites: [Int32]) {
-        for a in touched { score[Int(a)] = 0 }
+    func origin(_ u: TicketsUser) -> Origin? {
+        guard let la = u.lat, let lo = u.lon else { return nil }
+        let radius = u.radiusKm ?? settings.radiusKm
+        return Origin(lat: la, lon: lo, cosLat: GeoDistance.cosLatitude(la), radius: radius,
+                      bandKm: radius * (1 + 1e-9) + 1e-9)
+    }
+
+    /// Fills `artists` with s(a) for the user's favourites and their affinity targets, and
+    /// links each target's contributions.
+    private mutating func scoreArtists() {
+        for a in touched {
+            artists[Int(a)].score = 0
+            artists[Int(a)].head = -1
+        }
         touched.removeAll(keepingCapacity: true)
-        for f in favorites { favoriteStamp[Int(f)] = stamp }
+        contributions.removeAll(keepingCapacity: true)
+        for f in favorites { artists[Int(f)].favorite = stamp }
         if settings.includeFavorites {
             for f in favorites {
-                score[Int(f)] = 1.0
+                artists[Int(f)].score = 1.0
                 touched.append(f)
             }
         }
         for f in favorites {
-            for (a, w) in index.edges[Int(f)] where favoriteStamp[Int(a)] != stamp {
-                if score[Int(a)] == 0 { touched.append(a) }
-                score[Int(a)] += w
+            for k in index.edges.range(Int(f)) {
+                let edge = index.edges.values[k]
+                let a = Int(edge.target)
+                guard artists[a].favorite != stamp else { continue }
+                if artists[a].score == 0 { touched.append(edge.target) }
+                artists[a].score += edge.weight
+                contributions.append(Contribution(favorite: f, weight: edge.weight, next: artists[a].head))
+                artists[a].head = Int32(contributions.count - 1)
             }
         }
     }
 
     /// because(a) for a non-favourite: the favourites with an edge to it, by weight desc then
     /// id, at most 3.
-    private func because(_ a: Int32, favorites: [Int32]) -> [Int64] {
-        var list: [(Int64, Double)] = []
-        for f in favorites {
-            for (t, w) in index.edges[Int(f)] where t == a { list.append((index.artistIDs[Int(f)], w)) }
+    private func because(_ a: Int32) -> Because {
+        // Insertion into three inline slots, ordered by weight desc then id (pairs are unique,
+        // so this is the order of sorting every match and keeping the first three).
+        var ids = SIMD3<Int64>(), weights = SIMD3<Double>()
+        var n = 0
+        var c = artists[Int(a)].head
+        while c >= 0 {
+            let contribution = contributions[Int(c)]
+            c = contribution.next
+            let id = index.artistIDs[Int(contribution.favorite)], w = contribution.weight
+            var at = n
+            while at > 0 && (weights[at - 1] < w || (weights[at - 1] == w && ids[at - 1] > id)) { at -= 1 }
+            guard at < 3 else { continue }
+            var j = min(n, 2)
+            while j > at {
+                ids[j] = ids[j - 1]
+                weights[j] = weights[j - 1]
+                j -= 1
+            }
+            ids[at] = id
+            weights[at] = w
+            n = min(n + 1, 3)
         }
-        return list.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(3).map(\.0)
+        var out = Because()
+        for k in 0..<n { out.append(ids[k]) }
+        return out
     }
 
+    /// The distance from a located user to a placed event.
     @inline(__always)
-    func distance(_ u: TicketsUser, _ e: EventIndex.Event) -> Double? {
-        guard let la = u.lat, let lo = u.lon, let el = e.lat, let eo = e.lon else { return nil }
-        return GeoDistance.km(la, lo, el, eo)
+    func distance(_ o: Origin?, _ e: EventIndex.Event) -> Double? {
+        guard let o, let el = e.lat, let eo = e.lon else { return nil }
+        return GeoDistance.km(o.lat, o.lon, cosLat1: o.cosLat, el, eo, cosLat2: e.cosLat)
     }
 
-    /// In reach and affordable, with the distance when known.
+    /// In reach and affordable, with the distance when known. A point outside the band of
+    /// latitude is out of reach without computing its distance.
     @inline(__always)
-    func reachable(_ u: TicketsUser, _ e: EventIndex.Event) -> (ok: Bool, distance: Double?) {
+    func reachable(_ u: TicketsUser, _ o: Origin?, _ e: EventIndex.Event) -> (ok: Bool, distance: Double?) {
         if let max = u.maxPrice, let p = e.priceMin, p > max { return (false, nil) }
-        guard u.lat != nil, u.lon != nil else { return (true, nil) }
-        guard let d = distance(u, e) else { return (false, nil) }
-        return (d <= (u.radiusKm ?? settings.radiusKm), d)
+        guard let o else { return (true, nil) }
+        guard let el = e.lat, let eo = e.lon else { return (false, nil) }
+        if abs(el - o.lat) * GeoDistance.kmPerDegree > o.bandKm { return (false, nil) }
+        let d = GeoDistance.km(o.lat, o.lon, cosLat1: o.cosLat, el, eo, cosLat2: e.cosLat)
+        return (d <= o.radius, d)
     }
 
     /// a*(e): the performer with the highest s (ties: lower artist id), with s > 0.
     @inline(__always)
     func bestArtist(_ i: Int32) -> (Int32, Double)? {
         var best: (Int32, Double)?
-        for a in index.dense[Int(i)] {
-            let v = score[Int(a)]
+        for k in index.dense.range(Int(i)) {
+            let a = index.dense.values[k]
+            let v = artists[Int(a)].score
             guard v > 0 else { continue }
             if let b = best, v < b.1 || (v == b.1 && index.artistIDs[Int(a)] >= index.artistIDs[Int(b.0)]) { continue }
             best = (a, v)
@@ -125,213 +228,102 @@ package struct TicketsRanker {
 
     /// Score desc (near-ties equal), then startsAt, then event id.
     @inline(__always)
-    func ranksBefore(_ a: Int32, _ sa: Double, _ b: Int32, _ sb: Double) -> Bool {
+    static func ranksBefore(_ events: [EventIndex.Event], _ a: Int32, _ sa: Double, _ b: Int32, _ sb: Double) -> Bool {
         switch ScoreOrder.compare(sa, sb) {
         case -1: return true
         case 1: return false
-        default: return EventIndex.before(index.events[Int(a)], index.events[Int(b)])
+        default: return EventIndex.before(events[Int(a)], events[Int(b)])
         }
     }
 
-    /// All three lists for one user.
-    package mutating func lists(for u: TicketsUser) -> TicketsLists {
+    /// Ranks one user: afterwards `lists` holds their explore deck, feed and tonight's picks.
+    package mutating func rank(_ u: TicketsUser) {
+        lists.removeAll()
         nextStamp()
-        let favorites = u.favorites.compactMap { index.denseIndex[$0] }
-        scoreArtists(favorites)
-        var out = TicketsLists()
-        let located = u.lat != nil && u.lon != nil
-        var explore: [(event: Int32, score: Double, artist: Int32, distance: Double?)] = []
-        var tonight: [(event: Int32, score: Double, artist: Int32, distance: Double?)] = []
-        for a in touched where score[Int(a)] > 0 {
-            for i in index.eventsOfArtist[Int(a)] where seen[Int(i)] != stamp {
-                seen[Int(i)] = stamp
-                let e = index.events[Int(i)]
-                let (ok, d) = reachable(u, e)
-                guard ok, let (best, sv) = bestArtist(i) else { continue }
-                let dismissed = u.dismissed.contains(e.id)
-                if !dismissed && !u.follows.contains(e.id) {
-                    explore.append((i, sv * e.timeFactor * (located ? exp(-(d ?? 0) / settings.distanceDecayKm) : 1), best, d))
-                }
-                if e.tonight, located, let d, !dismissed {
-                    tonight.append((i, sv * exp(-d / settings.distanceDecayKm), best, d))
-                }
-            }
+        favorites.removeAll(keepingCapacity: true)
+        for f in u.favorites {
+            if let d = index.dense(of: f) { favorites.append(d) }
         }
-        explore.sort { ranksBefore($0.event, $0.score, $1.event, $1.score) }
-        var perArtist = ArtistCounts()
-        for x in explore where out.explore.count < settings.exploreSize {
+        scoreArtists()
+        let o = origin(u)
+        collectCandidates(u, o)
+        let events = index.events
+        candidates.sort { Self.ranksBefore(events, $0.event, $0.score, $1.event, $1.score) }
+        perArtist.removeAll()
+        for x in candidates {
+            if lists.explore.count >= settings.exploreSize { break }
             let a = index.artistIDs[Int(x.artist)]
             guard perArtist[a] < settings.perArtist else { continue }
             perArtist.add(a)
-            let favorite = favoriteStamp[Int(x.artist)] == stamp
-            out.explore.append(ExploreEntry(
-                event: x.event, score: x.score, artist: a, because: favorite ? [a] : because(x.artist, favorites: favorites),
-                reason: favorite ? "favorite" : "affinity", distanceKm: x.distance))
+            let favorite = artists[Int(x.artist)].favorite == stamp
+            lists.explore.append(ExploreEntry(
+                event: x.event, score: x.score, artist: a, because: favorite ? Because(a) : because(x.artist),
+                reason: favorite ? .favorite : .affinity, distanceKm: x.distance))
         }
-        if out.explore.count < settings.minItems { backfill(u, &out.explore, perArtist: &perArtist) }
-        tonight.sort { ranksBefore($0.event, $0.score, $1.event, $1.score) }
-        out.tonight = tonight.prefix(settings.tonightSize).map {
-            TonightEntry(event: $0.event, score: $0.score, artist: index.artistIDs[Int($0.artist)], distanceKm: $0.distance)
+        if lists.explore.count < settings.minItems { backfill(u, o) }
+        tonightCandidates.sort { Self.ranksBefore(events, $0.event, $0.score, $1.event, $1.score) }
+        for x in tonightCandidates.prefix(settings.tonightSize) {
+            lists.tonight.append(TonightEntry(event: x.event, score: x.score, artist: index.artistIDs[Int(x.artist)], distanceKm: x.distance))
         }
-        out.feed = feed(u, favorites: favorites)
-        return out
+        feed(u, o)
     }
 
-    /// Popular backfill up to `minItems`: upcoming, in reach, affordable, not followed or
-    /// dismissed, not listed; by pop·timeFactor·distance factor; cap on the headliner.
-    /// Without a location the global popularity order is final; a place shared by several
-    /// users walks its cached order; any other place takes `exactBackfill`.
-    mutating func backfill(_ u: TicketsUser, _ list: inout [ExploreEntry], perArtist: inout ArtistCounts) {
-        let need = settings.minItems - list.count
-        let listed = list.map(\.event)  // at most minItems: a scan beats a set
-        func eligible(_ i: Int32) -> (ok: Bool, distance: Double?) {
-            let e = index.events[Int(i)]
-            guard !listed.contains(i), !u.follows.contains(e.id), !u.dismissed.contains(e.id) else { return (false, nil) }
-            return reachable(u, e)
-        }
-        /// Greedy selection with the headliner cap over candidates in rank order.
-        func select(_ pool: [(Int32, Double, Double?)]) -> [(Int32, Double, Double?)] {
-            var caps = perArtist
-            var out: [(Int32, Double, Double?)] = []
-            for c in pool where out.count < need {
-                if let h = index.events[Int(c.0)].headliner {
-                    guard caps[h] < settings.perArtist else { continue }
-                    caps.add(h)
-                }
-                out.append(c)
-            }
-            return out
-        }
-        var chosen: [(Int32, Double, Double?)] = []
-        if u.lat == nil || u.lon == nil {
-            // popularOrder is the final order here (no distance factor): take greedily.
-            var pool: [(Int32, Double, Double?)] = []
-            var caps = perArtist
-            for i in index.popularOrder where pool.count < need {
-                guard eligible(i).ok else { continue }
+    /// The explore and tonight candidates: upcoming events of artists with s > 0, in reach
+    /// and affordable, scored with their a*(e), in the order of `touched` then of events.
+    private mutating func collectCandidates(_ u: TicketsUser, _ o: Origin?) {
+        candidates.removeAll(keepingCapacity: true)
+        tonightCandidates.removeAll(keepingCapacity: true)
+        let located = o != nil
+        let decay = settings.distanceDecayKm
+        for t in touched.indices {
+            let a = Int(touched[t])
+            guard artists[a].score > 0 else { continue }
+            for k in index.eventsOfArtist.range(a) {
+                let i = index.eventsOfArtist.values[k]
+                guard seen[Int(i)] != stamp else { continue }
+                seen[Int(i)] = stamp
+                // Most events are far away: reject on the latitude alone before loading the
+                // event (NaN, no place, passes here and fails in `reachable`).
+                if let o, abs(index.latitudes[Int(i)] - o.lat) * GeoDistance.kmPerDegree > o.bandKm { continue }
                 let e = index.events[Int(i)]
-                if let h = e.headliner {
-                    guard caps[h] < settings.perArtist else { continue }
-                    caps.add(h)
+                let (ok, d) = reachable(u, o, e)
+                guard ok, let (best, sv) = bestArtist(i) else { continue }
+                let dismissed = u.dismissed.contains(e.id)
+                if !dismissed && !u.follows.contains(e.id) {
+                    candidates.append(Candidate(
+                        event: i, score: sv * e.timeFactor * (located ? exp(-(d ?? 0) / decay) : 1), artist: best, distance: d))
                 }
-                pool.append((i, e.pop * e.timeFactor, nil))
-            }
-            chosen = pool
-        } else {
-            // A place shared by several users: walk its cached order with this user's filters.
-            let place = place(u)!
-            guard sharedPlaces.contains(place) else {
-                chosen = exactBackfill(u, need: need, eligible: eligible, select: select)
-                return append(chosen, to: &list, perArtist: &perArtist)
-            }
-            if placeCache[place] == nil { placeCache[place] = placeOrder(u) }
-            let cached = placeCache[place]!
-            var caps = perArtist
-            var taken: [(Int32, Double, Double?)] = []
-            for c in cached.events where taken.count < need {
-                let e = index.events[Int(c.0)]
-                guard !listed.contains(c.0), !u.follows.contains(e.id), !u.dismissed.contains(e.id) else { continue }
-                if let max = u.maxPrice, let p = e.priceMin, p > max { continue }
-                if let h = e.headliner {
-                    guard caps[h] < settings.perArtist else { continue }
-                    caps.add(h)
+                if e.tonight, located, let d, !dismissed {
+                    tonightCandidates.append(Candidate(event: i, score: sv * exp(-d / decay), artist: best, distance: d))
                 }
-                taken.append(c)
             }
-            if taken.count == need || cached.complete {
-                chosen = taken
-            } else {
-                chosen = exactBackfill(u, need: need, eligible: eligible, select: select)
-            }
-        }
-        append(chosen, to: &list, perArtist: &perArtist)
-    }
-
-    /// Appends the chosen popular items (the headliner is the item's artist).
-    private func append(_ chosen: [(Int32, Double, Double?)], to list: inout [ExploreEntry], perArtist: inout ArtistCounts) {
-        for (i, s, d) in chosen {
-            let e = index.events[Int(i)]
-            if let h = e.headliner { perArtist.add(h) }
-            list.append(ExploreEntry(event: i, score: s, artist: e.headliner, because: [], reason: "popular", distanceKm: d))
-        }
-    }
-
-    /// Every in-reach upcoming event of the user's place by popular score (cut at
-    /// `placeDepth`), without the user's own filters.
-    func placeOrder(_ u: TicketsUser) -> (events: [(Int32, Double, Double?)], complete: Bool) {
-        let radius = u.radiusKm ?? settings.radiusKm
-        var pool: [(Int32, Double, Double?)] = []
-        for cell in index.popularCells(lat: u.lat!, lon: u.lon!, radiusKm: radius) {
-            for i in cell {
-                let e = index.events[Int(i)]
-                guard let d = distance(u, e), d <= radius else { continue }
-                pool.append((i, e.pop * e.timeFactor * exp(-d / settings.distanceDecayKm), d))
-            }
-        }
-        pool.sort { ranksBefore($0.0, $0.1, $1.0, $1.1) }
-        let complete = pool.count <= Self.placeDepth
-        return (Array(pool.prefix(Self.placeDepth)), complete)
-    }
-
-    /// The exact backfill for a located user: events in decreasing pop·timeFactor (an upper
-    /// bound of their score), stopping once no unseen event could still be selected.
-    func exactBackfill(
-        _ u: TicketsUser, need: Int, eligible: (Int32) -> (ok: Bool, distance: Double?),
-        select: ([(Int32, Double, Double?)]) -> [(Int32, Double, Double?)]
-    ) -> [(Int32, Double, Double?)] {
-        do {
-            let cells = index.popularCells(lat: u.lat!, lon: u.lon!, radiusKm: u.radiusKm ?? settings.radiusKm)
-            var heads = [Int](repeating: 0, count: cells.count)
-            var pool: [(Int32, Double, Double?)] = []
-            var nextCheck = need
-            while true {
-                // The cell whose next event has the highest bound.
-                var bestCell = -1
-                var bound = -1.0
-                for (c, list) in cells.enumerated() where heads[c] < list.count {
-                    let e = index.events[Int(list[heads[c]])]
-                    if e.pop * e.timeFactor > bound { bound = e.pop * e.timeFactor; bestCell = c }
-                }
-                if bestCell < 0 { break }
-                // Stopping later is always correct; check only as the pool grows by half.
-                if pool.count >= nextCheck {
-                    pool.sort { ranksBefore($0.0, $0.1, $1.0, $1.1) }
-                    let current = select(pool)
-                    if current.count == need, let last = current.last, bound < last.1 * (1 - 1e-8) { break }
-                    nextCheck = pool.count + max(2, pool.count / 2)
-                }
-                let i = cells[bestCell][heads[bestCell]]
-                heads[bestCell] += 1
-                let (ok, d) = eligible(i)
-                guard ok, let d else { continue }
-                let e = index.events[Int(i)]
-                pool.append((i, e.pop * e.timeFactor * exp(-d / settings.distanceDecayKm), d))
-            }
-            pool.sort { ranksBefore($0.0, $0.1, $1.0, $1.1) }
-            return select(pool)
         }
     }
 
     /// Upcoming events with a favourite performing, anywhere, by startsAt then id.
-    mutating func feed(_ u: TicketsUser, favorites: [Int32]) -> [FeedEntry] {
+    private mutating func feed(_ u: TicketsUser, _ o: Origin?) {
         nextStamp()
-        var events: [Int32] = []
+        feedEvents.removeAll(keepingCapacity: true)
         for f in favorites {
-            for i in index.eventsOfArtist[Int(f)] where seen[Int(i)] != stamp {
+            for k in index.eventsOfArtist.range(Int(f)) {
+                let i = index.eventsOfArtist.values[k]
+                guard seen[Int(i)] != stamp else { continue }
                 seen[Int(i)] = stamp
-                events.append(i)
+                feedEvents.append(i)
             }
         }
-        for f in favorites { favoriteStamp[Int(f)] = stamp }
-        events.sort { EventIndex.before(index.events[Int($0)], index.events[Int($1)]) }
-        return events.prefix(settings.feedSize).map { i in
+        for f in favorites { artists[Int(f)].favorite = stamp }
+        let events = index.events
+        feedEvents.sort { EventIndex.before(events[Int($0)], events[Int($1)]) }
+        for i in feedEvents.prefix(settings.feedSize) {
             let e = index.events[Int(i)]
-            var performing: [Int64] = []
-            let ids = index.performers[Int(i)]
-            for (k, a) in index.dense[Int(i)].enumerated() where favoriteStamp[Int(a)] == stamp && !performing.contains(ids[k]) {
-                performing.append(ids[k])
+            let start = lists.feedArtists.count
+            for k in index.dense.range(Int(i)) where artists[Int(index.dense.values[k])].favorite == stamp {
+                let id = index.performers.values[k]
+                if !lists.feedArtists[start...].contains(id) { lists.feedArtists.append(id) }
             }
-            return FeedEntry(event: i, artists: performing, distanceKm: distance(u, e), following: u.follows.contains(e.id))
+            lists.feed.append(FeedEntry(
+                event: i, artists: start..<lists.feedArtists.count, distanceKm: distance(o, e), following: u.follows.contains(e.id)))
         }
     }
 }
@@ -353,5 +345,10 @@ struct ArtistCounts {
             artists.append(a)
             counts.append(1)
         }
+    }
+
+    mutating func removeAll() {
+        artists.removeAll(keepingCapacity: true)
+        counts.removeAll(keepingCapacity: true)
     }
 }

@@ -26,7 +26,7 @@ package struct DatasetWriter {
     package static func fileName(_ dataset: String) -> String { "\(dataset).ndjson.zst" }
     package static func indexFileName(_ dataset: String) -> String { "\(dataset).index.ndjson.zst" }
 
-    package init(name: String, directory: URL, frameBytes: Int = 64 << 10, level: Int32 = 3) throws {
+    package init(name: String, directory: URL, frameBytes: Int = 64 << 10, level: Int32 = 1) throws {
         self.name = name
         self.directory = directory
         self.frameBytes = frameBytes
@@ -40,7 +40,12 @@ package struct DatasetWriter {
 
     /// Appends one record: a JSON object (no newline) whose `key` field is `key`. Keys must
     /// come in increasing UTF-8 byte order.
-    package mutating func append(key: String, json: some Collection<UInt8>) throws {
+    package mutating func append(key: String, json: [UInt8]) throws {
+        try data.append(key: key, json: json[...])
+    }
+
+    /// `append` of a record in a larger buffer.
+    package mutating func append(key: String, json: ArraySlice<UInt8>) throws {
         try data.append(key: key, json: json)
     }
 

@@ -29,12 +29,15 @@ package struct SeekableZstdWriter {
     /// The seek table entries: compressed size, decompressed size, checksum.
     private var entries: [(UInt32, UInt32, UInt32)] = []
     private var output: [UInt8] = []
+    /// The compressed frames of a batch on their way to the sink (reused: a fresh megabyte
+    /// per batch made glibc's heap grow by hundreds of megabytes over a big dataset).
+    private var chunk: [UInt8] = []
     private let sink: (([UInt8]) throws -> Void)?
     package private(set) var records = 0
     package private(set) var uncompressedBytes = 0
     package private(set) var compressedBytes = 0
 
-    package init(frameBytes: Int = 64 << 10, level: Int32 = 3, sink: (([UInt8]) throws -> Void)? = nil) {
+    package init(frameBytes: Int = 64 << 10, level: Int32 = 1, sink: (([UInt8]) throws -> Void)? = nil) {
         self.frameBytes = frameBytes
         self.level = level
         self.sink = sink
@@ -42,7 +45,13 @@ package struct SeekableZstdWriter {
 
     /// Appends one record (a JSON object without the newline) under `key`; keys must come in
     /// increasing UTF-8 byte order, without repeats.
-    package mutating func append(key: String, json: some Collection<UInt8>) throws {
+    package mutating func append(key: String, json: [UInt8]) throws {
+        try append(key: key, json: json[...])
+    }
+
+    /// `append` of a record in a larger buffer (a concrete type: a generic collection
+    /// parameter is not specialised across modules and copied byte by byte).
+    package mutating func append(key: String, json: ArraySlice<UInt8>) throws {
         if let last = lastKey, !Self.less(last, key) {
             throw SnapshotError(file: "(writer)", "keys out of order or repeated: '\(last)' then '\(key)'")
         }
@@ -60,7 +69,7 @@ package struct SeekableZstdWriter {
 
     /// Byte-wise comparison of UTF-8 (Swift's String `<` compares by Unicode scalar value,
     /// which is the same order for valid UTF-8, but this states the contract).
-    static func less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+    static func less(_ a: String, _ b: String) -> Bool { UTF8Order.less(a, b) }
 
     private mutating func closeFrame() throws {
         guard !pending.isEmpty else { return }
@@ -88,7 +97,7 @@ package struct SeekableZstdWriter {
                 i += workers
             }
         }
-        var chunk: [UInt8] = []
+        chunk.removeAll(keepingCapacity: true)
         for (i, r) in results.values.enumerated() {
             guard let r, r.count >= 4 else { throw SnapshotError(file: "(writer)", "zstd compression failed") }
             // The frame's content checksum (its last 4 bytes) is the low 32 bits of XXH64.

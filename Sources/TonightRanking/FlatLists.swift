@@ -1,0 +1,39 @@
+/// A list of lists in two flat arrays (compressed sparse rows): list `i` is
+/// `values[starts[i] ..< starts[i + 1]]`.
+///
+/// The ranking loops read millions of short lists per run; a nested `[[T]]` retains and
+/// releases every inner array it hands out, which perf showed as the largest single cost of
+/// the `tickets` stage. Reading a range of a flat array costs no reference counting.
+package struct FlatLists<Element: Sendable>: Sendable {
+    package private(set) var starts: [Int32]
+    package private(set) var values: [Element]
+
+    package init() {
+        starts = [0]
+        values = []
+    }
+
+    package init(_ lists: [[Element]]) {
+        self.init()
+        starts.reserveCapacity(lists.count + 1)
+        values.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+        for l in lists { append(l) }
+    }
+
+    /// Appends one list.
+    package mutating func append(_ list: some Collection<Element>) {
+        values.append(contentsOf: list)
+        precondition(values.count <= Int(Int32.max), "FlatLists holds at most 2^31 values")
+        starts.append(Int32(values.count))
+    }
+
+    /// How many lists.
+    package var count: Int { starts.count - 1 }
+
+    /// The positions in `values` of list `i`.
+    @inline(__always)
+    package func range(_ i: Int) -> Range<Int> { Int(starts[i])..<Int(starts[i + 1]) }
+
+    /// List `i` (a slice of `values`; for code outside the hot loops).
+    package subscript(_ i: Int) -> ArraySlice<Element> { values[range(i)] }
+}

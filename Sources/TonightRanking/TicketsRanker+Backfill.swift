@@ -1,0 +1,145 @@
+import Foundation
+import TonightExports
+
+extension TicketsRanker {
+    /// Popular backfill up to `minItems`: upcoming, in reach, affordable, not followed or
+    /// dismissed, not listed; by pop·timeFactor·distance factor; cap on the headliner.
+    /// Without a location the global popularity order is final; a place shared by several
+    /// users walks its cached order; any other place takes `exactBackfill`.
+    mutating func backfill(_ u: TicketsUser, _ o: Origin?) {
+        let need = settings.minItems - lists.explore.count
+        chosen.removeAll(keepingCapacity: true)
+        if let o {
+            // A place shared by several users: walk its cached order with this user's filters.
+            let place = place(u)!
+            let cached: PlaceOrder?
+            if let c = placeCache[place] {
+                cached = c
+            } else if sharedPlaces.contains(place) {
+                cached = placeOrder(o)
+                placeCache[place] = cached
+            } else {
+                cached = nil
+            }
+            if let cached {
+                var caps = perArtist
+                for c in cached.events where chosen.count < need {
+                    let e = index.events[Int(c.event)]
+                    guard !isListed(c.event), !u.follows.contains(e.id), !u.dismissed.contains(e.id) else { continue }
+                    if let max = u.maxPrice, let p = e.priceMin, p > max { continue }
+                    if let h = e.headliner {
+                        guard caps[h] < settings.perArtist else { continue }
+                        caps.add(h)
+                    }
+                    chosen.append(c)
+                }
+                if chosen.count < need && !cached.complete { exactBackfill(u, o, need: need) }
+            } else {
+                exactBackfill(u, o, need: need)
+            }
+        } else {
+            // popularOrder is the final order here (no distance factor): take greedily.
+            var caps = perArtist
+            for i in index.popularOrder where chosen.count < need {
+                guard eligible(u, nil, i).ok else { continue }
+                let e = index.events[Int(i)]
+                if let h = e.headliner {
+                    guard caps[h] < settings.perArtist else { continue }
+                    caps.add(h)
+                }
+                chosen.append(Popular(event: i, score: e.pop * e.timeFactor, distance: nil))
+            }
+        }
+        // The chosen popular items (the headliner is the item's artist).
+        for c in chosen {
+            let e = index.events[Int(c.event)]
+            if let h = e.headliner { perArtist.add(h) }
+            lists.explore.append(ExploreEntry(
+                event: c.event, score: c.score, artist: e.headliner, because: Because(), reason: .popular, distanceKm: c.distance))
+        }
+    }
+
+    /// Already a card of the deck (at most `minItems` cards: a scan beats a set).
+    @inline(__always)
+    func isListed(_ i: Int32) -> Bool { lists.explore.contains { $0.event == i } }
+
+    /// A popular candidate for this user: not listed, followed or dismissed, in reach and
+    /// affordable (with the distance when known).
+    @inline(__always)
+    func eligible(_ u: TicketsUser, _ o: Origin?, _ i: Int32) -> (ok: Bool, distance: Double?) {
+        let e = index.events[Int(i)]
+        guard !isListed(i), !u.follows.contains(e.id), !u.dismissed.contains(e.id) else { return (false, nil) }
+        return reachable(u, o, e)
+    }
+
+    /// Greedy selection with the headliner cap over `pool` (in rank order) into `chosen`.
+    mutating func selectFromPool(need: Int) {
+        var caps = perArtist
+        chosen.removeAll(keepingCapacity: true)
+        for c in pool where chosen.count < need {
+            if let h = index.events[Int(c.event)].headliner {
+                guard caps[h] < settings.perArtist else { continue }
+                caps.add(h)
+            }
+            chosen.append(c)
+        }
+    }
+
+    mutating func sortPool() {
+        let events = index.events
+        pool.sort { Self.ranksBefore(events, $0.event, $0.score, $1.event, $1.score) }
+    }
+
+    /// Every in-reach upcoming event of a place by popular score (cut at `placeDepth`),
+    /// without any user's own filters.
+    mutating func placeOrder(_ o: Origin) -> PlaceOrder {
+        index.popularCells(lat: o.lat, lon: o.lon, radiusKm: o.radius, into: &cells)
+        pool.removeAll(keepingCapacity: true)
+        for c in cells {
+            for k in index.cellsByPopularity.range(Int(c)) {
+                let i = index.cellsByPopularity.values[k]
+                let e = index.events[Int(i)]
+                guard let d = distance(o, e), d <= o.radius else { continue }
+                pool.append(Popular(event: i, score: e.pop * e.timeFactor * exp(-d / settings.distanceDecayKm), distance: d))
+            }
+        }
+        sortPool()
+        return PlaceOrder(events: Array(pool.prefix(Self.placeDepth)), complete: pool.count <= Self.placeDepth)
+    }
+
+    /// The exact backfill for a located user into `chosen`: events in decreasing
+    /// pop·timeFactor (an upper bound of their score), stopping once no unseen event could
+    /// still be selected.
+    mutating func exactBackfill(_ u: TicketsUser, _ o: Origin, need: Int) {
+        index.popularCells(lat: o.lat, lon: o.lon, radiusKm: o.radius, into: &cells)
+        heads.removeAll(keepingCapacity: true)
+        for c in cells { heads.append(index.cellsByPopularity.range(Int(c)).lowerBound) }
+        pool.removeAll(keepingCapacity: true)
+        var nextCheck = need
+        while true {
+            // The cell whose next event has the highest bound.
+            var bestCell = -1
+            var bound = -1.0
+            for c in cells.indices where heads[c] < index.cellsByPopularity.range(Int(cells[c])).upperBound {
+                let e = index.events[Int(index.cellsByPopularity.values[heads[c]])]
+                if e.pop * e.timeFactor > bound { bound = e.pop * e.timeFactor; bestCell = c }
+            }
+            if bestCell < 0 { break }
+            // Stopping later is always correct; check only as the pool grows by half.
+            if pool.count >= nextCheck {
+                sortPool()
+                selectFromPool(need: need)
+                if chosen.count == need, let last = chosen.last, bound < last.score * (1 - 1e-8) { break }
+                nextCheck = pool.count + max(2, pool.count / 2)
+            }
+            let i = index.cellsByPopularity.values[heads[bestCell]]
+            heads[bestCell] += 1
+            let (ok, d) = eligible(u, o, i)
+            guard ok, let d else { continue }
+            let e = index.events[Int(i)]
+            pool.append(Popular(event: i, score: e.pop * e.timeFactor * exp(-d / settings.distanceDecayKm), distance: d))
+        }
+        sortPool()
+        selectFromPool(need: need)
+    }
+}
