@@ -153,6 +153,12 @@ package struct JSONWriter: Sendable {
         bytes.append(contentsOf: json)
     }
 
+    /// Writes pre-encoded JSON stored at `range` of `buffer` (no slice, so no retain).
+    package mutating func raw(_ buffer: [UInt8], _ range: Range<Int>) {
+        comma()
+        buffer.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
     /// Writes pre-encoded JSON held in a larger buffer (a concrete type: a generic
     /// collection parameter is not specialised across modules and is copied byte by byte).
     package mutating func raw(_ json: ArraySlice<UInt8>) {

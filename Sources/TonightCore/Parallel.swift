@@ -11,6 +11,22 @@ package enum Parallel {
         if let e = errors.first { throw e }
     }
 
+    /// Runs two independent jobs at once and returns both results (the first error thrown
+    /// wins).
+    package static func both<A: Sendable, B: Sendable>(
+        _ a: @Sendable () throws -> A, _ b: @Sendable () throws -> B
+    ) throws -> (A, B) {
+        let first = ResultBox<A>(1), second = ResultBox<B>(1)
+        let errors = ErrorBox()
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            do {
+                if i == 0 { first.set(0, try a()) } else { second.set(0, try b()) }
+            } catch { errors.set(error) }
+        }
+        if let e = errors.first { throw e }
+        return (first.values[0]!, second.values[0]!)
+    }
+
     /// Maps `count` indices on all cores, results in index order.
     package static func map<T: Sendable>(_ count: Int, _ body: @Sendable (Int) throws -> T) throws -> [T] {
         let box = ResultBox<T>(count)

@@ -36,12 +36,17 @@ package struct TicketsStage: Stage {
         let venues = try BinaryTable.read(GeocodedVenue.self, table: "venues", from: geoDir.appendingPathComponent("venues.bin"))
         let edges = try BinaryTable.read(AffinityEdge.self, table: "edges",
                                          from: context.upstream["parse-affinity"]!.appendingPathComponent("edges.bin"))
-        let usersUnsorted = try BinaryTable.read(TicketsUser.self, table: "users",
-                                         from: context.upstream["load-tickets"]!.appendingPathComponent("users.bin"))
-        let users = UTF8Order.sortedIndices(usersUnsorted.map(\.id)).map { usersUnsorted[$0] }
-        let index = EventIndex(events: located, venues: venues, edges: edges.map { ($0.source, $0.target, $0.score) },
-                               settings: settings)
-        let alerts = try alertsBuilder(context, users: users, located: located)
+        // Users (read, sorted by id bytes) on one core; the index and the published facts
+        // for alerts on the other.
+        let (users, (index, alerts)) = try Parallel.both({
+            let unsorted = try BinaryTable.read(TicketsUser.self, table: "users",
+                                                from: context.upstream["load-tickets"]!.appendingPathComponent("users.bin"))
+            return UTF8Order.sortedIndices(unsorted.map(\.id)).map { unsorted[$0] }
+        }, {
+            let index = EventIndex(events: located, venues: venues, edges: edges.map { ($0.source, $0.target, $0.score) },
+                                   settings: settings)
+            return (index, try alertsBuilder(context, located: located))
+        })
 
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
         let writers = try Self.datasetNames.map { try DatasetWriter(
@@ -83,30 +88,10 @@ package struct TicketsStage: Stage {
             let blockStart = start, blockEnd = min(users.count, start + Self.blockSize)
             // Each worker ranks a contiguous slice; slices are written in order.
             let parts = try Parallel.map(workers) { w -> TicketsBatch in
-                let ranker = rankers[w]
                 var batch = spare.take() ?? TicketsBatch()
                 let from = blockStart + (blockEnd - blockStart) * w / workers
                 let to = blockStart + (blockEnd - blockStart) * (w + 1) / workers
-                for k in from..<to {
-                    // users[k] is passed borrowed throughout: a copy retains six fields.
-                    ranker.value.rank(users[k])
-                    let lists = ranker.value.lists
-                    if lists.writeExplore(user: users[k].id, index, to: &batch.records[0].json) {
-                        batch.records[0].commit(user: k, length: lists.explore.count)
-                    }
-                    if lists.writeFeed(user: users[k].id, index, to: &batch.records[1].json) {
-                        batch.records[1].commit(user: k, length: lists.feed.count)
-                    }
-                    if lists.writeTonight(user: users[k].id, index, to: &batch.records[2].json) {
-                        batch.records[2].commit(user: k, length: lists.tonight.count)
-                    }
-                    if let a = alerts, !users[k].follows.isEmpty {
-                        let list = a.alerts(follows: users[k].follows)
-                        if AlertsBuilder.write(user: users[k].id, list, to: &batch.records[3].json) {
-                            batch.records[3].commit(user: k, length: list.count)
-                        }
-                    }
-                }
+                Self.rank(users, from..<to, ranker: rankers[w], index: index, alerts: alerts, into: &batch)
                 return batch
             }
             rankNanos += DispatchTime.now().uptimeNanoseconds - t0
@@ -137,18 +122,45 @@ package struct TicketsStage: Stage {
         return outcome
     }
 
+    /// Ranks `users[range]` and appends their records to `batch`.
+    static func rank(
+        _ users: [TicketsUser], _ range: Range<Int>, ranker: RankerBox, index: EventIndex, alerts: AlertsBuilder?,
+        into batch: inout TicketsBatch
+    ) {
+        // Users are passed borrowed (through the buffer): a copy would retain six fields.
+        users.withUnsafeBufferPointer { users in
+            for k in range {
+                ranker.value.rank(users[k])
+                let lists = ranker.value.lists
+                if lists.writeExplore(user: users[k].id, index, to: &batch.records[0].json) {
+                    batch.records[0].commit(user: k, length: lists.explore.count)
+                }
+                if lists.writeFeed(user: users[k].id, index, to: &batch.records[1].json) {
+                    batch.records[1].commit(user: k, length: lists.feed.count)
+                }
+                if lists.writeTonight(user: users[k].id, index, to: &batch.records[2].json) {
+                    batch.records[2].commit(user: k, length: lists.tonight.count)
+                }
+                if let alerts, !users[k].follows.isEmpty {
+                    let list = alerts.alerts(follows: users[k].follows)
+                    if AlertsBuilder.write(user: users[k].id, list, to: &batch.records[3].json) {
+                        batch.records[3].commit(user: k, length: list.count)
+                    }
+                }
+            }
+        }
+    }
+
     /// The alerts builder, or nil when nothing is published yet.
-    func alertsBuilder(_ context: StageContext, users: [TicketsUser], located: [LocatedEvent]) throws -> AlertsBuilder? {
+    func alertsBuilder(_ context: StageContext, located: [LocatedEvent]) throws -> AlertsBuilder? {
         let root = context.outDirectory.appendingPathComponent("snapshots")
         guard try SnapshotDirectory(root: root).checkedCurrentID() != nil else { return nil }
-        var followed = Set<UInt64>()
-        for u in users { followed.formUnion(u.follows) }
         var old: [UInt64: AlertsBuilder.Facts] = [:]
         do {
             let events = try Snapshot.openCurrent(in: root, cacheBytes: 0).dataset("events")
             let decoder = JSONDecoder()
             try events.forEachRecord { json in
-                guard let id = Self.recordEventID(json), followed.contains(id) else { return }
+                guard let id = Self.recordEventID(json) else { return }
                 let e = try decoder.decode(AlertFacts.self, from: Data(json))
                 old[id] = .init(venue: e.venue, startsAt: e.startsAt, status: e.status)
             }
@@ -157,7 +169,7 @@ package struct TicketsStage: Stage {
                                hint: "verify it with `tonight snapshot verify`; roll back if it is damaged")
         }
         var new: [UInt64: AlertsBuilder.Facts] = [:]
-        for l in located where followed.contains(l.event.id) {
+        for l in located {
             new[l.event.id] = .init(venue: l.event.venue, startsAt: CivilTime.formatUTC(l.event.startsAt), status: l.event.status)
         }
         return AlertsBuilder(old: old, new: new)

@@ -27,36 +27,42 @@ package struct AlertsBuilder: Sendable {
         package var oldStartsAt: String
     }
 
-    /// Old facts of followed events, by event id (from the published `events` dataset).
-    package let old: [UInt64: Facts]
-    /// This run's facts of every event in the feed.
-    package let new: [UInt64: Facts]
+    /// The alerts of every event that changed against the published snapshot, by event id
+    /// (computed once: most nights few events change, so most users' follows find nothing).
+    package let changed: [UInt64: [Alert]]
 
+    /// `old`: facts of the published events; `new`: this run's facts of the events in the
+    /// feed. An event missing from `old` gives no alert (nothing to compare).
     package init(old: [UInt64: Facts], new: [UInt64: Facts]) {
-        self.old = old
-        self.new = new
+        var changed: [UInt64: [Alert]] = [:]
+        for (id, o) in old {
+            let key = EventID.format(id)
+            let start = o.startsAt ?? ""
+            var list: [Alert] = []
+            if let n = new[id] {
+                if o.venue != n.venue {
+                    list.append(Alert(event: key, kind: "venue-changed", old: o.venue.map(String.init), new: n.venue.map(String.init), oldStartsAt: start))
+                }
+                if o.startsAt != n.startsAt {
+                    list.append(Alert(event: key, kind: "time-changed", old: o.startsAt, new: n.startsAt, oldStartsAt: start))
+                }
+                if o.status != n.status {
+                    list.append(Alert(event: key, kind: "status-changed", old: o.status.map(String.init), new: n.status.map(String.init), oldStartsAt: start))
+                }
+            } else {
+                list.append(Alert(event: key, kind: "removed", old: nil, new: nil, oldStartsAt: start))
+            }
+            if !list.isEmpty { changed[id] = list }
+        }
+        self.changed = changed
     }
 
     /// The alerts of one user, ordered by old startsAt, event id, kind.
     package func alerts(follows: [UInt64]) -> [Alert] {
+        guard !changed.isEmpty else { return [] }
         var out: [Alert] = []
         for (n, id) in follows.enumerated() where !follows[..<n].contains(id) {  // a few follows: no set
-            guard let o = old[id] else { continue }  // not in the published snapshot: nothing to compare
-            let key = EventID.format(id)
-            let start = o.startsAt ?? ""
-            guard let n = new[id] else {
-                out.append(Alert(event: key, kind: "removed", old: nil, new: nil, oldStartsAt: start))
-                continue
-            }
-            if o.venue != n.venue {
-                out.append(Alert(event: key, kind: "venue-changed", old: o.venue.map(String.init), new: n.venue.map(String.init), oldStartsAt: start))
-            }
-            if o.startsAt != n.startsAt {
-                out.append(Alert(event: key, kind: "time-changed", old: o.startsAt, new: n.startsAt, oldStartsAt: start))
-            }
-            if o.status != n.status {
-                out.append(Alert(event: key, kind: "status-changed", old: o.status.map(String.init), new: n.status.map(String.init), oldStartsAt: start))
-            }
+            if let list = changed[id] { out += list }
         }
         return out.sorted { ($0.oldStartsAt, $0.event, $0.kind) < ($1.oldStartsAt, $1.event, $1.kind) }
     }

@@ -107,7 +107,7 @@ extension TicketsLists {
         for x in explore {
             w.beginObject()
             w.key(Field.event)
-            w.raw(index.idJSON[Int(x.event)])
+            w.raw(index.idJSON.values, index.idJSON.range(Int(x.event)))
             w.key(Field.score)
             w.value(x.score)
             if let a = x.artist {
@@ -139,7 +139,7 @@ extension TicketsLists {
         for x in feed {
             w.beginObject()
             w.key(Field.event)
-            w.raw(index.idJSON[Int(x.event)])
+            w.raw(index.idJSON.values, index.idJSON.range(Int(x.event)))
             w.key(Field.artists)
             w.beginArray()
             for a in feedArtists[x.artists] { w.value(a) }
@@ -163,7 +163,7 @@ extension TicketsLists {
         for x in tonight {
             w.beginObject()
             w.key(Field.event)
-            w.raw(index.idJSON[Int(x.event)])
+            w.raw(index.idJSON.values, index.idJSON.range(Int(x.event)))
             w.key(Field.score)
             w.value(x.score)
             w.key(Field.artist)

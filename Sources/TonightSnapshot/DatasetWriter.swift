@@ -75,9 +75,16 @@ package struct DatasetWriter {
 
 /// A file being written: created exclusively, written fully, synced, closed (or closed in
 /// `deinit` if abandoned).
+///
+/// Every `flushEvery` bytes, a background queue starts writing the file out (`fdatasync`), so
+/// that the closing `fsync` of a file of hundreds of megabytes finds little left to do: the
+/// kernel would otherwise keep it all dirty until then (0.5 s at the end of `tickets`).
 final class FileOutput {
     let path: String
     private var fd: Int32
+    private var unflushed = 0
+    private let flusher = DispatchQueue(label: "tonight.file-output.flush")
+    static let flushEvery = 32 << 20
 
     init(path: String) throws {
         self.path = path
@@ -85,7 +92,10 @@ final class FileOutput {
         guard fd >= 0 else { throw SnapshotError(file: path, "cannot create: \(String(cString: strerror(errno)))") }
     }
 
-    deinit { if fd >= 0 { close(fd) } }
+    deinit {
+        flusher.sync {}
+        if fd >= 0 { close(fd) }
+    }
 
     func write(_ bytes: [UInt8]) throws {
         var done = 0
@@ -95,9 +105,16 @@ final class FileOutput {
             guard n > 0 else { throw SnapshotError(file: path, "write failed: \(String(cString: strerror(errno)))") }
             done += n
         }
+        unflushed += bytes.count
+        if unflushed >= Self.flushEvery {
+            unflushed = 0
+            let fd = self.fd  // stays open: close waits for the queue
+            flusher.async { _ = fdatasync(fd) }
+        }
     }
 
     func syncAndClose() throws {
+        flusher.sync {}
         guard fsync(fd) == 0 else { throw SnapshotError(file: path, "fsync failed: \(String(cString: strerror(errno)))") }
         close(fd)
         fd = -1
