@@ -12,6 +12,12 @@ package struct JSONWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
+    /// No value yet in the current object or array (the next one takes no comma).
+    var isFirst: Bool { first }
+
+    /// A value was written by other means (`element`).
+    mutating func markWritten() { first = false }
+
     @inline(__always) private mutating func comma() {
         if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
@@ -73,6 +79,11 @@ package struct JSONWriter: Sendable {
         @inline(__always)
         func append(to bytes: inout [UInt8]) {
             withUnsafeBytes(of: storage) { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
+
+        @inline(__always)
+        func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+            withUnsafeBytes(of: storage) { body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
     }
 

@@ -92,11 +92,24 @@ extension TicketsLists {
         static let reason = JSONWriter.FieldName("reason")
         static let distanceKm = JSONWriter.FieldName("distanceKm")
         static let following = JSONWriter.FieldName("following")
-        static let reasons: [[UInt8]] = [ExploreReason.favorite, .affinity, .popular].map { r in
-            var w = JSONWriter()
-            w.value(r.name)
-            return w.bytes
-        }
+    }
+
+    /// The most bytes of an item besides its event id and artist lists: field names,
+    /// punctuation, three numbers of at most 24 bytes, a reason (generous).
+    private static let itemBound = 256
+    private static let perID = JSONCursor.maxIntBytes + 1
+
+    @inline(__always)
+    private static func eventField(_ x: Int32, _ index: EventIndex, _ c: inout JSONCursor) {
+        c.byte(UInt8(ascii: "{"))
+        c.key(Field.event)
+        c.bytes(index.idJSON.values, index.idJSON.range(Int(x)))
+    }
+
+    @inline(__always)
+    private static func field(_ k: JSONWriter.FieldName, _ c: inout JSONCursor) {
+        c.byte(UInt8(ascii: ","))
+        c.key(k)
     }
 
     /// Appends the `explore` record of snapshots.md to `w` (no newline); false, writing
@@ -105,28 +118,36 @@ extension TicketsLists {
         guard !explore.isEmpty else { return false }
         w.beginKeyedList(user)
         for x in explore {
-            w.beginObject()
-            w.key(Field.event)
-            w.raw(index.idJSON.values, index.idJSON.range(Int(x.event)))
-            w.key(Field.score)
-            w.value(x.score)
-            if let a = x.artist {
-                w.key(Field.artist)
-                w.value(a)
+            w.element(maxBytes: Self.itemBound + index.idJSON.range(Int(x.event)).count + 3 * Self.perID) { c in
+                Self.eventField(x.event, index, &c)
+                Self.field(Field.score, &c)
+                c.double(x.score)
+                if let a = x.artist {
+                    Self.field(Field.artist, &c)
+                    c.int(a)
+                }
+                if x.because.count > 0 {
+                    Self.field(Field.because, &c)
+                    c.byte(UInt8(ascii: "["))
+                    for k in 0..<x.because.count {
+                        if k > 0 { c.byte(UInt8(ascii: ",")) }
+                        c.int(x.because[k])
+                    }
+                    c.byte(UInt8(ascii: "]"))
+                }
+                Self.field(Field.reason, &c)
+                let reason: StaticString = switch x.reason {
+                case .favorite: #""favorite""#
+                case .affinity: #""affinity""#
+                case .popular: #""popular""#
+                }
+                reason.withUTF8Buffer { c.bytes(UnsafeRawBufferPointer($0)) }
+                if let d = x.distanceKm {
+                    Self.field(Field.distanceKm, &c)
+                    c.double(d)
+                }
+                c.byte(UInt8(ascii: "}"))
             }
-            if x.because.count > 0 {
-                w.key(Field.because)
-                w.beginArray()
-                for k in 0..<x.because.count { w.value(x.because[k]) }
-                w.endArray()
-            }
-            w.key(Field.reason)
-            w.raw(Field.reasons[Int(x.reason.rawValue)])
-            if let d = x.distanceKm {
-                w.key(Field.distanceKm)
-                w.value(d)
-            }
-            w.endObject()
         }
         w.closeKeyedList()
         return true
@@ -137,20 +158,24 @@ extension TicketsLists {
         guard !feed.isEmpty else { return false }
         w.beginKeyedList(user)
         for x in feed {
-            w.beginObject()
-            w.key(Field.event)
-            w.raw(index.idJSON.values, index.idJSON.range(Int(x.event)))
-            w.key(Field.artists)
-            w.beginArray()
-            for a in feedArtists[x.artists] { w.value(a) }
-            w.endArray()
-            if let d = x.distanceKm {
-                w.key(Field.distanceKm)
-                w.value(d)
+            let bound = Self.itemBound + index.idJSON.range(Int(x.event)).count + x.artists.count * Self.perID
+            w.element(maxBytes: bound) { c in
+                Self.eventField(x.event, index, &c)
+                Self.field(Field.artists, &c)
+                c.byte(UInt8(ascii: "["))
+                for k in x.artists {
+                    if k > x.artists.lowerBound { c.byte(UInt8(ascii: ",")) }
+                    c.int(feedArtists[k])
+                }
+                c.byte(UInt8(ascii: "]"))
+                if let d = x.distanceKm {
+                    Self.field(Field.distanceKm, &c)
+                    c.double(d)
+                }
+                Self.field(Field.following, &c)
+                c.bool(x.following)
+                c.byte(UInt8(ascii: "}"))
             }
-            w.key(Field.following)
-            w.value(x.following)
-            w.endObject()
         }
         w.closeKeyedList()
         return true
@@ -161,18 +186,18 @@ extension TicketsLists {
         guard !tonight.isEmpty else { return false }
         w.beginKeyedList(user)
         for x in tonight {
-            w.beginObject()
-            w.key(Field.event)
-            w.raw(index.idJSON.values, index.idJSON.range(Int(x.event)))
-            w.key(Field.score)
-            w.value(x.score)
-            w.key(Field.artist)
-            w.value(x.artist)
-            if let d = x.distanceKm {
-                w.key(Field.distanceKm)
-                w.value(d)
+            w.element(maxBytes: Self.itemBound + index.idJSON.range(Int(x.event)).count) { c in
+                Self.eventField(x.event, index, &c)
+                Self.field(Field.score, &c)
+                c.double(x.score)
+                Self.field(Field.artist, &c)
+                c.int(x.artist)
+                if let d = x.distanceKm {
+                    Self.field(Field.distanceKm, &c)
+                    c.double(d)
+                }
+                c.byte(UInt8(ascii: "}"))
             }
-            w.endObject()
         }
         w.closeKeyedList()
         return true

@@ -201,7 +201,9 @@ package struct TicketsRanker {
     }
 
     /// In reach and affordable, with the distance when known. A point outside the band of
-    /// latitude is out of reach without computing its distance.
+    /// latitude is out of reach without computing its distance: a great-circle distance is
+    /// at least |Δlat| in arc for latitudes in [-90, 90], which the loaders and the
+    /// geocoding table guarantee (tested in `UTF8OrderTests.precomputedCosinesGiveTheSameBits`).
     @inline(__always)
     func reachable(_ u: TicketsUser, _ o: Origin?, _ e: EventIndex.Event) -> (ok: Bool, distance: Double?) {
         if let max = u.maxPrice, let p = e.priceMin, p > max { return (false, nil) }

@@ -1,0 +1,112 @@
+/// Writes JSON tokens through a raw pointer into a scratch buffer of known size: for the
+/// hot loops that write millions of small objects (list items), where `JSONWriter`'s
+/// per-token array appends (each with a capacity and uniqueness check) cost more than the
+/// bytes. Commas are the caller's; every write checks the capacity.
+package struct JSONCursor: TextOutputStream {
+    private let base: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
+    package private(set) var count = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        base = buffer.baseAddress!
+        capacity = buffer.count
+    }
+
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    @inline(__always)
+    private mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        precondition(count + n <= capacity, "JSONCursor: item larger than its declared bound")
+        defer { count += n }
+        return base + count
+    }
+
+    @inline(__always)
+    package mutating func byte(_ b: UInt8) {
+        reserve(1).pointee = b
+    }
+
+    @inline(__always)
+    package mutating func bytes(_ b: UnsafeRawBufferPointer) {
+        guard let src = b.baseAddress else { return }
+        reserve(b.count).update(from: src.assumingMemoryBound(to: UInt8.self), count: b.count)
+    }
+
+    /// Bytes `range` of `buffer` (pre-encoded JSON).
+    @inline(__always)
+    package mutating func bytes(_ buffer: [UInt8], _ range: Range<Int>) {
+        buffer.withUnsafeBytes { bytes(UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// `"name":`.
+    @inline(__always)
+    package mutating func key(_ k: JSONWriter.FieldName) {
+        k.withBytes { bytes($0) }
+    }
+
+    package mutating func int(_ v: Int64) {
+        if v >= 0 && v < 10 {
+            byte(UInt8(ascii: "0") + UInt8(v))
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch
+        var mag = v.magnitude
+        withUnsafeMutableBytes(of: &digits) { buf in
+            var i = buf.count
+            repeat {
+                i -= 1
+                buf[i] = UInt8(ascii: "0") + UInt8(mag % 10)
+                mag /= 10
+            } while mag > 0
+            if v < 0 { byte(UInt8(ascii: "-")) }
+            bytes(UnsafeRawBufferPointer(rebasing: buf[i...]))
+        }
+    }
+
+    /// A JSON number with the same text as `JSONWriter.value(_: Double)`.
+    package mutating func double(_ v: Double) {
+        guard v.isFinite else {
+            byte(UInt8(ascii: "0"))
+            return
+        }
+        if v == v.rounded(), abs(v) < 1e15 {
+            int(Int64(v))
+            return
+        }
+        v.write(to: &self)
+    }
+
+    package mutating func bool(_ v: Bool) {
+        let text: StaticString = v ? "true" : "false"
+        text.withUTF8Buffer { bytes(UnsafeRawBufferPointer($0)) }
+    }
+
+    package mutating func write(_ string: String) {
+        var s = string
+        s.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
+    }
+
+    package mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        bytes(UnsafeRawBufferPointer(buffer))
+    }
+
+    /// The most bytes `int` writes.
+    package static let maxIntBytes = 20
+    /// The most bytes `double` writes (`-2.2250738585072014e-308`).
+    package static let maxDoubleBytes = 24
+}
+
+extension JSONWriter {
+    /// Appends one value (an array element: the comma is added) of at most `maxBytes`
+    /// bytes, written by `body` through a `JSONCursor` on a stack scratch buffer, with a
+    /// single append.
+    package mutating func element(maxBytes: Int, _ body: (inout JSONCursor) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxBytes + 1) { scratch in
+            var c = JSONCursor(scratch)
+            if !isFirst { c.byte(UInt8(ascii: ",")) }
+            body(&c)
+            bytes.append(contentsOf: c.written)
+        }
+        markWritten()
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import TonightCore
+
+/// The JSON writers' number text: what `Double.description` prints (shortest round trip),
+/// whether written token by token (`JSONWriter`) or through a raw cursor (`JSONCursor`).
+@Suite struct JSONWriterTests {
+    static let edgeCases: [Double] = [
+        0, -0.0, 1, -1, 0.1, 1.0 / 3, 2.5, 1e15, 1e15 + 0.5, 1e16, 123456789012345.6, 4.9406564584124654e-324, -2.2250738585072014e-308,
+        .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 0.49197597409354993, 24.912243558044374, 705.7394198505721,
+    ]
+
+    static func writerText(_ v: Double) -> String {
+        var w = JSONWriter()
+        w.value(v)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    static func cursorText(_ v: Double) -> String {
+        var w = JSONWriter()
+        w.beginArray()
+        w.element(maxBytes: JSONCursor.maxDoubleBytes) { $0.double(v) }
+        w.endArray()
+        return String(decoding: w.bytes.dropFirst().dropLast(), as: UTF8.self)
+    }
+
+    /// The text a JSON number of `v` should have: an integer when integral (below 1e15), else
+    /// Swift's shortest round-trip form.
+    static func expected(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return v.description
+    }
+
+    @Test(arguments: edgeCases)
+    func edgeCaseNumbers(_ v: Double) {
+        #expect(Self.writerText(v) == Self.expected(v))
+        #expect(Self.cursorText(v) == Self.expected(v))
+        #expect(Double(Self.cursorText(v)) == v || v == 0)
+    }
+
+    @Test func randomNumbersRoundTrip() {
+        var rng = SplitMix(seed: 42)
+        for _ in 0..<20_000 {
+            let v = Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF) * (rng.next() & 1 == 0 ? 1 : -1)
+            let text = Self.cursorText(v)
+            #expect(text == Self.writerText(v))
+            #expect(Double(text) == v, "\(v) printed as \(text)")
+        }
+    }
+
+    @Test(arguments: [Int64.min, Int64.max, 0, 9, 10, -1, -10, 1_234_567_890_123])
+    func integers(_ v: Int64) {
+        var w = JSONWriter()
+        w.beginArray()
+        w.element(maxBytes: JSONCursor.maxIntBytes) { $0.int(v) }
+        w.element(maxBytes: JSONCursor.maxIntBytes) { $0.int(v) }
+        w.endArray()
+        #expect(String(decoding: w.bytes, as: UTF8.self) == "[\(v),\(v)]")
+    }
+
+    @Test func elementsMixWithTokensAndParse() throws {
+        let name = JSONWriter.FieldName("distanceKm")
+        var w = JSONWriter()
+        w.beginKeyedList("user \"1\"")
+        for i in 0..<3 {
+            w.element(maxBytes: 64) { c in
+                c.byte(UInt8(ascii: "{"))
+                c.key(name)
+                c.double(Double(i) + 0.25)
+                c.byte(UInt8(ascii: ","))
+                c.write(#""ok":"#)
+                c.bool(i == 1)
+                c.byte(UInt8(ascii: "}"))
+            }
+        }
+        w.closeKeyedList()
+        let text = String(decoding: w.bytes, as: UTF8.self)
+        #expect(text == #"{"key":"user \"1\"","items":[{"distanceKm":0.25,"ok":false},{"distanceKm":1.25,"ok":true},{"distanceKm":2.25,"ok":false}]}"#)
+        _ = try JSONSerialization.jsonObject(with: Data(w.bytes))
+    }
+}
+
+/// A small deterministic generator for the tests.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@testable import TonightSnapshot
+
+/// Key order by UTF-8 bytes, and the distance helpers the ranking relies on.
+@Suite struct UTF8OrderTests {
+    static func byBytes(_ a: String, _ b: String) -> Bool { Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)) }
+
+    @Test func sortedIndicesIsByteOrderAndStable() {
+        var keys = ["b", "a", "", "abcdefgh", "abcdefghi", "abcdefgg", "abcdefgh", "Zürich", "Zurich", "é", "e\u{301}",
+                    "😀", "gsDYBAAAAA", "gsDYBAAAAB", "gsDYBAAAA", "a\u{0}b", "a"]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let n = Int.random(in: 0...14, using: &rng)
+            keys.append(String((0..<n).map { _ in "aAbB0é\u{7F}~".randomElement(using: &rng)! }))
+        }
+        let order = UTF8Order.sortedIndices(keys)
+        #expect(order.count == keys.count && Set(order).count == keys.count)
+        for (x, y) in zip(order, order.dropFirst()) {
+            #expect(!Self.byBytes(keys[y], keys[x]), "\(keys[x]) before \(keys[y])")
+            if keys[x] == keys[y] { #expect(x < y, "equal keys keep their order") }
+            #expect(UTF8Order.less(keys[x], keys[y]) == Self.byBytes(keys[x], keys[y]))
+        }
+    }
+
+    @Test func precomputedCosinesGiveTheSameBits() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let (a, b) = (Double.random(in: -90...90, using: &rng), Double.random(in: -180...180, using: &rng))
+            // Valid latitudes only (the loaders reject others): past a pole Δlat is not the arc.
+            let c = min(90, max(-90, a + Double.random(in: -3...3, using: &rng)))
+            let d = b + Double.random(in: -3...3, using: &rng)
+            let plain = GeoDistance.km(a, b, c, d)
+            let fast = GeoDistance.km(a, b, cosLat1: GeoDistance.cosLatitude(a), c, d, cosLat2: GeoDistance.cosLatitude(c))
+            #expect(plain.bitPattern == fast.bitPattern)
+            // The latitude band never rejects a point in reach: distance >= |Δlat| · km per degree.
+            #expect(abs(c - a) * GeoDistance.kmPerDegree <= plain * (1 + 1e-9) + 1e-9)
+        }
+    }
+}
