@@ -5,7 +5,7 @@ import TonightSnapshot
 
 /// Snapshot writing and reading at full size: an explore-shaped dataset of 1,000,000 users
 /// (goals: write ≥ 200 MB/s of NDJSON on 2 cores, open < 50 ms, ≥ 100,000 random lookups/s on
-/// one core once warm, p99 < 1 ms from cold). Baselines in the same run: `zstd -3 -T2` on
+/// one core once warm, p99 < 1 ms from cold). Baselines in the same run: `zstd -LEVEL -T2` on
 /// the same NDJSON, and `zstd -dc` reading the dataset whole.
 struct SnapshotBench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,6 +17,7 @@ struct SnapshotBench: ParsableCommand {
     @Option(help: "Random lookups per round.") var lookups: Int = 200_000
     @Option(help: "Frame size (snapshot.frameBytes).") var frameBytes: Int = 64 << 10
     @Flag(help: "Skip the zstd command-line baselines.") var noBaseline = false
+    @Option(help: "zstd level (the pipeline's default, snapshot.compressionLevel, is 1).") var level: Int32 = 1
 
     /// A deterministic generator (SplitMix64) so every run writes the same bytes.
     struct Mix {
@@ -80,9 +81,9 @@ struct SnapshotBench: ParsableCommand {
         // Write: time only the writer (JSON generation is the ranking stage's cost).
         let ids = Self.userIDs(users)
         var rng = Mix(state: 7)
-        var writer = try DatasetWriter(name: "explore", directory: snapDir, frameBytes: frameBytes)
+        var writer = try DatasetWriter(name: "explore", directory: snapDir, frameBytes: frameBytes, level: level)
         let ndjson = noBaseline ? nil : FileHandle(forWritingAtPath: {
-            FileManager.default.createFile(atPath: root.appendingPathComponent("explore.ndjson").path, contents: nil)
+            _ = FileManager.default.createFile(atPath: root.appendingPathComponent("explore.ndjson").path, contents: nil)
             return root.appendingPathComponent("explore.ndjson").path
         }())
         var writeSeconds = 0.0
@@ -115,8 +116,8 @@ struct SnapshotBench: ParsableCommand {
         print(String(format: "write (seekable, checksums, index, fsync)   %.2f s  %.0f MB/s of NDJSON  (goal >= 200 MB/s)", writeSeconds, mb / writeSeconds))
         if !noBaseline {
             let path = root.appendingPathComponent("explore.ndjson").path
-            let z = try timeCommand("zstd -q -3 -T2 -f '\(path)' -o '\(path).zst'")
-            print(String(format: "  baseline zstd -3 -T2 (one stream)         %.2f s  %.0f MB/s  (ours/zstd %.2f)", z, mb / z, writeSeconds / z))
+            let z = try timeCommand("zstd -q -\(level) -T2 -f '\(path)' -o '\(path).zst'")
+            print(String(format: "  baseline zstd -%d -T2 (one stream)         %.2f s  %.0f MB/s  (ours/zstd %.2f)", level, z, mb / z, writeSeconds / z))
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: path + ".zst")
         }
