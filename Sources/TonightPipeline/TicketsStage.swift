@@ -9,7 +9,8 @@ import TonightSnapshot
 
 /// `tickets`: every Tickets Tonight user's explore deck, favourites feed, tonight's picks and
 /// alerts (against the published snapshot), written as snapshot datasets. Users are ranked on
-/// both cores in blocks; output is in user-id byte order, identical for any thread count.
+/// both cores in blocks while a writer thread compresses the previous block; output is in
+/// user-id byte order, identical for any thread count.
 package struct TicketsStage: Stage {
     package init() {}
 
@@ -25,7 +26,7 @@ package struct TicketsStage: Stage {
     package var tables: [String] { Self.datasetNames }
     package var datasets: [String] { Self.datasetNames }
 
-    /// Users per block: each block is ranked on all cores, then written.
+    /// Users per block: each block is ranked on all cores, then handed to the writer.
     static let blockSize = 8_192
 
     package func run(_ context: StageContext) throws -> StageOutcome {
