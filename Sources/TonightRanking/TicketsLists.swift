@@ -32,8 +32,6 @@ package struct Because: Sendable, Equatable {
     }
 
     package subscript(_ i: Int) -> Int64 { ids[i] }
-
-    package var array: [Int64] { (0..<count).map { ids[$0] } }
 }
 
 /// A card of the explore deck.
