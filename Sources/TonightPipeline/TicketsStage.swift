@@ -81,6 +81,8 @@ package struct TicketsStage: Stage {
                 throw error
             }
         }
+        // If anything below throws, the writer thread must not wait for blocks forever.
+        defer { handoff.cancel() }
         let prepared = DispatchTime.now().uptimeNanoseconds
         var start = 0
         var rankNanos: UInt64 = 0
