@@ -45,35 +45,28 @@ package struct JSONCursor: TextOutputStream {
     }
 
     package mutating func int(_ v: Int64) {
-        if v >= 0 && v < 10 {
-            byte(UInt8(ascii: "0") + UInt8(v))
-            return
-        }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch
-        var mag = v.magnitude
-        withUnsafeMutableBytes(of: &digits) { buf in
-            var i = buf.count
-            repeat {
-                i -= 1
-                buf[i] = UInt8(ascii: "0") + UInt8(mag % 10)
-                mag /= 10
-            } while mag > 0
-            if v < 0 { byte(UInt8(ascii: "-")) }
-            bytes(UnsafeRawBufferPointer(rebasing: buf[i...]))
-        }
+        JSONNumber.withDigits(v) { bytes($0) }
     }
 
     /// A JSON number with the same text as `JSONWriter.value(_: Double)`.
     package mutating func double(_ v: Double) {
-        guard v.isFinite else {
-            byte(UInt8(ascii: "0"))
-            return
-        }
-        if v == v.rounded(), abs(v) < 1e15 {
-            int(Int64(v))
+        if let i = JSONNumber.integral(v) {
+            int(i)
             return
         }
         v.write(to: &self)
+    }
+
+    /// `[a,b,…]` (a concrete buffer: a generic sequence is not specialised across modules).
+    package mutating func ints(_ values: UnsafeBufferPointer<Int64>) {
+        byte(UInt8(ascii: "["))
+        var first = true
+        for v in values {
+            if !first { byte(UInt8(ascii: ",")) }
+            first = false
+            int(v)
+        }
+        byte(UInt8(ascii: "]"))
     }
 
     package mutating func bool(_ v: Bool) {

@@ -200,31 +200,12 @@ package struct JSONWriter: Sendable {
     }
 
     @inline(__always) private mutating func appendInt(_ v: Int64) {
-        if v >= 0 && v < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(v))
-            return
-        }
-        var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch
-        var mag = v.magnitude
-        withUnsafeMutableBytes(of: &tmp) { buf in
-            var i = buf.count
-            repeat {
-                i -= 1
-                buf[i] = UInt8(ascii: "0") + UInt8(mag % 10)
-                mag /= 10
-            } while mag > 0
-            if v < 0 { bytes.append(UInt8(ascii: "-")) }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[i...]))
-        }
+        JSONNumber.withDigits(v) { bytes.append(contentsOf: $0) }
     }
 
     private mutating func appendDouble(_ v: Double) {
-        guard v.isFinite else {
-            bytes.append(UInt8(ascii: "0"))
-            return
-        }
-        if v == v.rounded(), abs(v) < 1e15 {
-            appendInt(Int64(v))
+        if let i = JSONNumber.integral(v) {
+            appendInt(i)
             return
         }
         // The standard library's shortest round-trip digits (what `description` prints),
@@ -272,5 +253,36 @@ extension JSONWriter: TextOutputStream {
 
     package mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: buffer)
+    }
+}
+
+/// The number text shared by `JSONWriter` and `JSONCursor`.
+enum JSONNumber {
+    /// The decimal digits of `v` (with its sign), from a stack buffer.
+    @inline(__always)
+    static func withDigits(_ v: Int64, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch
+        var mag = v.magnitude
+        withUnsafeMutableBytes(of: &tmp) { buf in
+            var i = buf.count
+            repeat {
+                i -= 1
+                buf[i] = UInt8(ascii: "0") + UInt8(mag % 10)
+                mag /= 10
+            } while mag > 0
+            if v < 0 {
+                i -= 1
+                buf[i] = UInt8(ascii: "-")
+            }
+            body(UnsafeRawBufferPointer(rebasing: buf[i...]))
+        }
+    }
+
+    /// The integer a double is printed as: non-finite values as 0 (JSON has no NaN), integral
+    /// values below 1e15 without a fraction; nil for the shortest round-trip form.
+    @inline(__always)
+    static func integral(_ v: Double) -> Int64? {
+        guard v.isFinite else { return 0 }
+        return v == v.rounded() && abs(v) < 1e15 ? Int64(v) : nil
     }
 }

@@ -32,6 +32,11 @@ package struct Because: Sendable, Equatable {
     }
 
     package subscript(_ i: Int) -> Int64 { ids[i] }
+
+    /// The ids as a buffer (no array).
+    package func withIDs<R>(_ body: (UnsafeBufferPointer<Int64>) -> R) -> R {
+        withUnsafeBytes(of: ids) { body(UnsafeBufferPointer(start: $0.baseAddress!.assumingMemoryBound(to: Int64.self), count: count)) }
+    }
 }
 
 /// A card of the explore deck.
@@ -110,6 +115,14 @@ extension TicketsLists {
         c.key(k)
     }
 
+    /// `,"distanceKm":d` when known.
+    @inline(__always)
+    private static func distance(_ d: Double?, _ c: inout JSONCursor) {
+        guard let d else { return }
+        field(Field.distanceKm, &c)
+        c.double(d)
+    }
+
     /// Appends the `explore` record of snapshots.md to `w` (no newline); false, writing
     /// nothing, for an empty list.
     package func writeExplore(user: String, _ index: EventIndex, to w: inout JSONWriter) -> Bool {
@@ -126,12 +139,7 @@ extension TicketsLists {
                 }
                 if x.because.count > 0 {
                     Self.field(Field.because, &c)
-                    c.byte(UInt8(ascii: "["))
-                    for k in 0..<x.because.count {
-                        if k > 0 { c.byte(UInt8(ascii: ",")) }
-                        c.int(x.because[k])
-                    }
-                    c.byte(UInt8(ascii: "]"))
+                    x.because.withIDs { c.ints($0) }
                 }
                 Self.field(Field.reason, &c)
                 let reason: StaticString = switch x.reason {
@@ -140,10 +148,7 @@ extension TicketsLists {
                 case .popular: #""popular""#
                 }
                 reason.withUTF8Buffer { c.bytes(UnsafeRawBufferPointer($0)) }
-                if let d = x.distanceKm {
-                    Self.field(Field.distanceKm, &c)
-                    c.double(d)
-                }
+                Self.distance(x.distanceKm, &c)
                 c.byte(UInt8(ascii: "}"))
             }
         }
@@ -160,16 +165,8 @@ extension TicketsLists {
             w.element(maxBytes: bound) { c in
                 Self.eventField(x.event, index, &c)
                 Self.field(Field.artists, &c)
-                c.byte(UInt8(ascii: "["))
-                for k in x.artists {
-                    if k > x.artists.lowerBound { c.byte(UInt8(ascii: ",")) }
-                    c.int(feedArtists[k])
-                }
-                c.byte(UInt8(ascii: "]"))
-                if let d = x.distanceKm {
-                    Self.field(Field.distanceKm, &c)
-                    c.double(d)
-                }
+                feedArtists.withUnsafeBufferPointer { c.ints(UnsafeBufferPointer(rebasing: $0[x.artists])) }
+                Self.distance(x.distanceKm, &c)
                 Self.field(Field.following, &c)
                 c.bool(x.following)
                 c.byte(UInt8(ascii: "}"))
@@ -190,10 +187,7 @@ extension TicketsLists {
                 c.double(x.score)
                 Self.field(Field.artist, &c)
                 c.int(x.artist)
-                if let d = x.distanceKm {
-                    Self.field(Field.distanceKm, &c)
-                    c.double(d)
-                }
+                Self.distance(x.distanceKm, &c)
                 c.byte(UInt8(ascii: "}"))
             }
         }
