@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "TonightSnapshotTests", dependencies: ["TonightSnapshot"]),
         .testTarget(name: "TonightCoreTests", dependencies: ["TonightCore"]),
         .testTarget(name: "TonightAffinityTests", dependencies: ["TonightAffinity", "TonightCore"]),
-        .testTarget(name: "TonightExportsTests", dependencies: ["TonightExports", "TonightGeo", "TonightCore"]),
+        .testTarget(name: "TonightExportsTests", dependencies: ["TonightExports", "TonightGeo", "TonightCore", "TonightGenerator"]),
         .testTarget(name: "TonightGeoTests", dependencies: ["TonightGeo", "TonightFeed", "TonightCore"]),
         .testTarget(
             name: "TonightPipelineTests",

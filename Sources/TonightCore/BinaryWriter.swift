@@ -11,6 +11,13 @@ package struct BinaryWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
+    /// A writer appending to an emptied buffer handed back for reuse (or a new one).
+    package init(reusing buffer: [UInt8]?, capacity: Int) {
+        bytes = buffer ?? []
+        bytes.removeAll(keepingCapacity: true)
+        bytes.reserveCapacity(capacity)
+    }
+
     @inline(__always)
     package mutating func write(_ v: UInt64) {
         var v = v
@@ -88,6 +95,21 @@ package struct BinaryWriter: Sendable {
     }
 
     package mutating func writeRaw(_ raw: some Sequence<UInt8>) { bytes.append(contentsOf: raw) }
+
+    /// Raw bytes (a concrete overload: the hot loops of other modules call it per row).
+    @inline(__always)
+    package mutating func writeRaw(_ raw: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: raw) }
+
+    /// Raw bytes of an array (concrete, as above).
+    @inline(__always)
+    package mutating func writeRaw(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
+
+    /// A length-prefixed byte string: what `write(_: String)` writes for the same UTF-8.
+    @inline(__always)
+    package mutating func writeBytes(_ b: UnsafeBufferPointer<UInt8>) {
+        write(UInt64(b.count))
+        bytes.append(contentsOf: b)
+    }
 
     package mutating func removeAll(keepingCapacity: Bool = true) {
         bytes.removeAll(keepingCapacity: keepingCapacity)

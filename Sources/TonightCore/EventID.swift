@@ -26,4 +26,20 @@ package enum EventID {
     }
 
     package static func parse(_ s: String) -> UInt64? { parse(Array(s.utf8)) }
+
+    /// `parse` on raw bytes (concrete: the loaders call it per row from another module, where
+    /// the generic version would run unspecialised).
+    package static func parse(_ s: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard s.count == 16 else { return nil }
+        var v: UInt64 = 0
+        for c in s {
+            let d: UInt8
+            if c &- 0x30 < 10 { d = c &- 0x30 }
+            else if c &- 0x61 < 6 { d = c &- 0x61 &+ 10 }
+            else if c &- 0x41 < 6 { d = c &- 0x41 &+ 10 }
+            else { return nil }
+            v = v << 4 | UInt64(d)
+        }
+        return v
+    }
 }

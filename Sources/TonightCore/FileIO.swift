@@ -89,7 +89,8 @@ package enum FileIO {
 }
 
 /// A file written in pieces (write(2) loop), closed explicitly so errors are not lost.
-package final class FileSink {
+/// Sendable so that a writer thread can own it; one thread uses it at a time.
+package final class FileSink: @unchecked Sendable {
     private var fd: Int32
     let path: String
 

@@ -3,7 +3,7 @@ import TonightSnapshot
 
 /// Text normalisation of feed.md: trim white space, NFC; empty means absent.
 package enum TextNormalizer {
-    @inline(__always) static func isASCIISpace(_ c: UInt8) -> Bool {
+    @inline(__always) package static func isASCIISpace(_ c: UInt8) -> Bool {
         c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d
     }
 

@@ -9,31 +9,49 @@ enum PairValue: Sendable {
     case index(IDIndex)
 }
 
-/// A two-column export (a key id + a value) read into (key index, value) pairs.
+/// Which parsed values are known (ids of the feed): unknown ones are counted in
+/// `unknownValues` and, when `dropUnknown`, left out.
+struct PairCheck: Sendable {
+    var known: IntegerSet
+    var dropUnknown: Bool
+}
+
+/// A two-column export (a key id + a value) read into (key index, value) pairs, in file order.
 struct PairFile: Sendable {
-    var pairs: [(Int32, UInt64)] = []
+    var keys: [Int32] = []
+    var values: [UInt64] = []
     var rejects: [ExportReject] = []
     var rows = 0
     var unknownUsers = 0
     var unknownValues = 0
 
-    /// Reads the file in `parts` pieces on all cores; results in file order.
-    static func read(_ f: CSVFile, valueColumn: String, isEvent: Bool, index: IDIndex, parts: Int) throws -> PairFile {
-        try read(f, keyColumn: "user_id", valueColumn: valueColumn, value: isEvent ? .eventID : .integerID, index: index, parts: parts)
+    /// Where a file's rows are cut into parts for the cores, and how its fields are read.
+    struct Layout: Sendable {
+        var keyColumn: String
+        var valueColumn: String
+        var columns: [String: Int]
+        var value: PairValue
+        var check: PairCheck?
     }
 
+    /// Reads the file in `parts` pieces on all cores; results in file order.
     static func read(
         _ f: CSVFile, keyColumn: String, valueColumn: String, value: PairValue, index: IDIndex, parts: Int
     ) throws -> PairFile {
         let header = try f.header(required: [keyColumn, valueColumn])
         let pieces = f.parts(parts, headerEnd: header.end, headerLines: header.lines)
-        let results = try Parallel.map(pieces.count) { i in
-            try read(f, part: pieces[i], columns: header.columns, keyColumn: keyColumn, valueColumn: valueColumn, value: value,
-                     index: index)
-        }
-        var out = results[0]
-        for r in results.dropFirst() {
-            out.pairs += r.pairs
+        let layout = Layout(keyColumn: keyColumn, valueColumn: valueColumn, columns: header.columns, value: value)
+        return merged(try Parallel.map(pieces.count) { i in read(f, part: pieces[i], layout, index: index) })
+    }
+
+    /// Parts read separately, joined in order.
+    static func merged(_ results: [PairFile]) -> PairFile {
+        var out = PairFile()
+        out.keys.reserveCapacity(results.reduce(0) { $0 + $1.keys.count })
+        out.values.reserveCapacity(out.keys.capacity)
+        for r in results {
+            out.keys += r.keys
+            out.values += r.values
             out.rejects += r.rejects
             out.rows += r.rows
             out.unknownUsers += r.unknownUsers
@@ -42,127 +60,170 @@ struct PairFile: Sendable {
         return out
     }
 
-    static func read(
-        _ f: CSVFile, part: CSVFile.Part, columns cols: [String: Int], keyColumn: String, valueColumn: String,
-        value kind: PairValue, index: IDIndex
-    ) throws -> PairFile {
-        var out = PairFile()
-        out.pairs.reserveCapacity(part.range.count / 20)
-        let cUser = cols[keyColumn]!, cValue = cols[valueColumn]!
-        var lastKey: [UInt8] = []
-        var lastIndex: Int32 = -1
+    /// Reads one part of a file (see `CSVFile.parts`).
+    static func read(_ f: CSVFile, part: CSVFile.Part, _ layout: Layout, index: IDIndex) -> PairFile {
+        var reader = PairRowReader(file: f, layout: layout, index: index, capacity: part.range.count / 16)
+        // Fast path: a two-column part without a quote character is plain `a,b` lines,
+        // scanned directly (the general reader builds a field array per row).
+        if f.columnCount == 2, !f.containsQuote(in: part.range), reader.readPlain(f, part: part) {
+            return reader.out
+        }
+        reader = PairRowReader(file: f, layout: layout, index: index, capacity: part.range.count / 16)
+        f.withRecords(in: part) { records in
+            var rec = CSVReader.Record()
+            while records.next(into: &rec) {
+                reader.out.rows += 1
+                if let e = rec.syntaxError {
+                    reader.out.rejects.append(ExportReject(file: f.name, line: rec.line, reason: "bad-csv", detail: e))
+                    continue
+                }
+                guard reader.keyColumn < rec.fields.count, reader.valueColumn < rec.fields.count else {
+                    reader.tooFew(rec.line, rec.fields.count)
+                    continue
+                }
+                reader.row(rec.line, rec.fields[reader.keyColumn], rec.fields[reader.valueColumn])
+            }
+        }
+        return reader.out
+    }
+}
 
-        /// One row's two fields (or a reason it has none).
-        func handle(_ line: Int, _ user: UnsafeBufferPointer<UInt8>, _ valueField: UnsafeBufferPointer<UInt8>) {
-            let userBytes = Field.trimmed(user)
-            let valueBytes = Field.trimmed(valueField)
-            guard !userBytes.isEmpty, !valueBytes.isEmpty else {
-                out.rejects.append(ExportReject(file: f.name, line: line, reason: "missing-field",
-                                                detail: userBytes.isEmpty ? "\(keyColumn) is empty" : "\(valueColumn) is empty"))
+/// The per-row work of a pair file: fields checked, the value parsed and checked, the key
+/// looked up. Exports list a user's rows together, usually in the order of users.csv: the
+/// previous row's user and the user after it are tried first (sequential reads of the id
+/// arena), which spares most rows a cache-missing probe of a large table.
+struct PairRowReader {
+    let file: CSVFile
+    let layout: Layout
+    let index: IDIndex
+    let keyColumn: Int, valueColumn: Int
+    var out = PairFile()
+    private var lastIndex: Int32 = -1
+    // The layout's value kind and check, unpacked: switching over an enum with a payload, or
+    // binding an optional set, per row copies (and retains) their arrays.
+    private let kind: Kind
+    private let values: IDIndex
+    private let known: IntegerSet
+    private let checking: Bool, dropUnknown: Bool
+
+    typealias Layout = PairFile.Layout
+
+    private enum Kind { case integerID, eventID, index }
+
+    init(file: CSVFile, layout: Layout, index: IDIndex, capacity: Int) {
+        self.file = file
+        self.layout = layout
+        self.index = index
+        keyColumn = layout.columns[layout.keyColumn]!
+        valueColumn = layout.columns[layout.valueColumn]!
+        switch layout.value {
+        case .integerID: (kind, values) = (.integerID, IDIndex(capacity: 0))
+        case .eventID: (kind, values) = (.eventID, IDIndex(capacity: 0))
+        case .index(let other): (kind, values) = (.index, other)
+        }
+        known = layout.check?.known ?? IntegerSet([UInt64]())
+        checking = layout.check != nil
+        dropUnknown = layout.check?.dropUnknown ?? false
+        out.keys.reserveCapacity(capacity)
+        out.values.reserveCapacity(capacity)
+    }
+
+    mutating func tooFew(_ line: Int, _ got: Int) {
+        out.rejects.append(ExportReject(file: file.name, line: line, reason: "missing-field",
+                                        detail: "expected at least \(max(keyColumn, valueColumn) + 1) fields, got \(got)"))
+    }
+
+    private mutating func reject(_ line: Int, _ reason: String, _ detail: String) {
+        out.rejects.append(ExportReject(file: file.name, line: line, reason: reason, detail: detail))
+    }
+
+    /// One row's two fields.
+    @inline(__always)
+    mutating func row(_ line: Int, _ keyField: UnsafeBufferPointer<UInt8>, _ valueField: UnsafeBufferPointer<UInt8>) {
+        let keyBytes = Field.trimmed(keyField)
+        let valueBytes = Field.trimmed(valueField)
+        guard !keyBytes.isEmpty, !valueBytes.isEmpty else {
+            reject(line, "missing-field", keyBytes.isEmpty ? "\(layout.keyColumn) is empty" : "\(layout.valueColumn) is empty")
+            return
+        }
+        let value: UInt64
+        switch kind {
+        case .eventID:
+            guard let e = EventID.parse(valueBytes) else {
+                reject(line, "bad-id", "\(layout.valueColumn) '\(String(decoding: valueBytes, as: UTF8.self))' is not 16 hex digits")
                 return
             }
-            let value: UInt64
-            switch kind {
-            case .eventID:
-                guard let e = EventID.parse(valueBytes) else {
-                    out.rejects.append(ExportReject(file: f.name, line: line, reason: "bad-id",
-                                                    detail: "\(valueColumn) '\(String(decoding: valueBytes, as: UTF8.self))' is not 16 hex digits"))
-                    return
-                }
-                value = e
-            case .integerID:
-                guard let a = Field.int(valueBytes) else {
-                    out.rejects.append(ExportReject(file: f.name, line: line, reason: "bad-id",
-                                                    detail: "\(valueColumn) '\(String(decoding: valueBytes, as: UTF8.self))' is not an integer id"))
-                    return
-                }
-                value = UInt64(bitPattern: a)
-            case .index(let other):
-                guard let v = other.find(valueBytes) else {
-                    out.unknownValues += 1
-                    return
-                }
-                value = UInt64(v)
+            value = e
+        case .integerID:
+            guard let a = Field.int(valueBytes) else {
+                reject(line, "bad-id", "\(layout.valueColumn) '\(String(decoding: valueBytes, as: UTF8.self))' is not an integer id")
+                return
             }
-            // Exports list a user's rows together: the previous row's key is usually this one's,
-            // which spares a random probe of a large table for most rows.
-            let u: Int32
-            if lastKey.count == userBytes.count, lastIndex >= 0,
-                lastKey.withUnsafeBufferPointer({ memcmp($0.baseAddress!, userBytes.baseAddress!, userBytes.count) == 0 })
-            {
-                u = lastIndex
-            } else {
-                guard let found = index.find(userBytes) else {
-                    out.unknownUsers += 1
-                    return
-                }
-                u = found
-                lastKey.removeAll(keepingCapacity: true)
-                lastKey.append(contentsOf: userBytes)
-                lastIndex = found
+            value = UInt64(bitPattern: a)
+        case .index:
+            guard let v = values.find(valueBytes) else {
+                out.unknownValues += 1
+                return
             }
-            out.pairs.append((u, value))
+            value = UInt64(v)
         }
-
-        func tooFew(_ line: Int, _ got: Int) {
-            out.rejects.append(ExportReject(file: f.name, line: line, reason: "missing-field",
-                                            detail: "expected at least \(max(cUser, cValue) + 1) fields, got \(got)"))
+        let k: Int32
+        if lastIndex >= 0, index.equals(lastIndex, keyBytes) {
+            k = lastIndex
+        } else if lastIndex + 1 < index.count, index.equals(lastIndex + 1, keyBytes) {
+            k = lastIndex + 1
+        } else {
+            guard let found = index.find(keyBytes) else {
+                out.unknownUsers += 1
+                return
+            }
+            k = found
         }
+        lastIndex = k
+        if checking, !known.contains(value) {
+            out.unknownValues += 1
+            if dropUnknown { return }
+        }
+        out.keys.append(k)
+        out.values.append(value)
+    }
 
-        // Fast path: a two-column file part without a single quote character is plain
-        // `a,b` lines, scanned directly (the generic reader builds a field array per row).
-        if f.columnCount == 2, !f.containsQuote(in: part.range) {
-            f.withBytes(in: part.range) { b in
-                var i = 0
-                var line = part.firstLine
-                while i < b.count {
-                    var end = i
-                    var comma = -1
-                    var commas = 0
-                    while end < b.count, b[end] != 0x0A {
-                        if b[end] == 0x2C {
-                            if comma < 0 { comma = end }
-                            commas += 1
-                        }
-                        end += 1
+    /// Plain `a,b` lines (no quotes; CRLF or LF). Returns false at a lone CR, which the
+    /// RFC 4180 reader treats as a line end: the caller then reads the part with that reader.
+    mutating func readPlain(_ f: CSVFile, part: CSVFile.Part) -> Bool {
+        f.withBytes(in: part.range) { b -> Bool in
+            let n = b.count
+            var i = 0
+            var line = part.firstLine
+            while i < n {
+                var end = i
+                var comma = -1
+                while end < n {
+                    let c = b[end]
+                    if c == 0x0A { break }
+                    if c == 0x2C, comma < 0 { comma = end }
+                    if c == 0x0D, end + 1 < n, b[end + 1] != 0x0A { return false }
+                    end += 1
+                }
+                var stop = end
+                if stop > i, b[stop - 1] == 0x0D { stop -= 1 }
+                if stop > i {
+                    out.rows += 1
+                    if comma < 0 || comma >= stop {
+                        tooFew(line, 1)
+                    } else {
+                        // Fields past the second are ignored, as the general reader does.
+                        var second = comma + 1
+                        while second < stop, b[second] != 0x2C { second += 1 }
+                        let first = UnsafeBufferPointer(rebasing: b[i..<comma])
+                        let next = UnsafeBufferPointer(rebasing: b[(comma + 1)..<second])
+                        if keyColumn == 0 { row(line, first, next) } else { row(line, next, first) }
                     }
-                    var stop = end
-                    if stop > i, b[stop - 1] == 0x0D { stop -= 1 }
-                    if stop > i {
-                        out.rows += 1
-                        if comma < 0 {
-                            tooFew(line, 1)
-                        } else {
-                            // Fields past the second are ignored, as the generic reader does.
-                            var second = comma + 1
-                            while second < stop, b[second] != 0x2C { second += 1 }
-                            let first = UnsafeBufferPointer(rebasing: b[i..<comma])
-                            let next = UnsafeBufferPointer(rebasing: b[(comma + 1)..<second])
-                            if cUser == 0 { handle(line, first, next) } else { handle(line, next, first) }
-                        }
-                    }
-                    i = end + 1
-                    line += 1
                 }
+                i = end + 1
+                line += 1
             }
-            return out
+            return true
         }
-
-        f.withRecords(in: part) { reader in
-            var rec = CSVReader.Record()
-            while reader.next(into: &rec) {
-                out.rows += 1
-                if let e = rec.syntaxError {
-                    out.rejects.append(ExportReject(file: f.name, line: rec.line, reason: "bad-csv", detail: e))
-                    continue
-                }
-                guard cUser < rec.fields.count, cValue < rec.fields.count else {
-                    tooFew(rec.line, rec.fields.count)
-                    continue
-                }
-                handle(rec.line, rec.fields[cUser], rec.fields[cValue])
-            }
-        }
-        return out
     }
 }

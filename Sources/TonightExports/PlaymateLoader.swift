@@ -136,7 +136,7 @@ package struct PlaymateLoader {
         rejects += members.rejects
         counts["member-unknown-session", default: 0] += members.unknownUsers
         counts["member-unknown-player", default: 0] += members.unknownValues
-        for (s, p) in members.pairs {
+        for (s, p) in zip(members.keys, members.values) {
             let player = Int32(p)
             if player == sessions[Int(s)].creator || sessions[Int(s)].joined.contains(player) {
                 counts["member-duplicate", default: 0] += 1
@@ -152,7 +152,7 @@ package struct PlaymateLoader {
         rows["friends.csv"] = friends.rows
         rejects += friends.rejects
         counts["friend-unknown-user", default: 0] += friends.unknownUsers + friends.unknownValues
-        for (u, f) in friends.pairs where !players[Int(u)].friends.contains(Int32(f)) {
+        for (u, f) in zip(friends.keys, friends.values) where !players[Int(u)].friends.contains(Int32(f)) {
             players[Int(u)].friends.append(Int32(f))
         }
         for (k, v) in counts where v == 0 { counts[k] = nil }

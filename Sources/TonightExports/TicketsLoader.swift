@@ -4,164 +4,170 @@ import TonightGeo
 
 /// What load-tickets produces.
 package struct TicketsExport: Sendable {
-    package var users: [TicketsUser]
+    package var users: TicketsUserTable
     package var rejects: [ExportReject]
     /// Counted, not rejected: `unknown-artist`, `unknown-event`, `unknown-user`, `duplicate-favorite`, …
     package var counts: [String: Int]
     /// Data rows read per file.
     package var rows: [String: Int]
     package var bytes: Int
+    /// Wall seconds of the loader's phases (`users`, `intern`, `pairs`, `group`), for the
+    /// stage's details.
+    package var seconds: [String: Double] = [:]
+}
+
+/// The feed's artist and event ids, which favourites and dismissals must name.
+package struct KnownFeedIDs: Sendable {
+    package var artists: IntegerSet
+    package var events: IntegerSet
+
+    package init(artists: IntegerSet, events: IntegerSet) {
+        self.artists = artists
+        self.events = events
+    }
 }
 
 /// Reads the Tickets Tonight exports (user-data.md): users, favorites, follows, dismissed.
+///
+/// Both cores work throughout: users.csv is parsed in parts beside the reading of the feed's
+/// ids; ids are interned in file order (hashes computed in the parts); the three pair files
+/// are parsed in parts together; each file's pairs are grouped per user by a parallel
+/// counting sort. Results are columns (`TicketsUserTable`), not a value per user.
 package struct TicketsLoader {
-    package var knownArtists: Set<Int64>
-    package var knownEvents: Set<UInt64>
     package var maxRejectShare = 0.01
-    package var geocoder: Geocoder
+    private let zips: @Sendable () throws -> ZIPPoints
+    private let known: @Sendable () throws -> KnownFeedIDs
 
-    package init(knownArtists: Set<Int64>, knownEvents: Set<UInt64>, geocoder: Geocoder) {
-        self.knownArtists = knownArtists
-        self.knownEvents = knownEvents
-        self.geocoder = geocoder
+    /// A loader that places home ZIPs with `zips` and checks favourites and dismissals
+    /// against these ids.
+    package init(knownArtists: Set<Int64>, knownEvents: Set<UInt64>, zips: ZIPPoints) {
+        let ids = KnownFeedIDs(artists: IntegerSet(knownArtists), events: IntegerSet(knownEvents))
+        self.init(zips: { zips }, known: { ids })
     }
 
+    /// A loader whose ZIP points and known ids are made by `zips` and `known`, which run
+    /// while users.csv is parsed (reading the feed's tables takes a tenth of a second).
+    package init(zips: @escaping @Sendable () throws -> ZIPPoints, known: @escaping @Sendable () throws -> KnownFeedIDs) {
+        self.zips = zips
+        self.known = known
+    }
+
+    /// The pair files: name, value column, and whether the file may be absent.
+    static let pairFiles: [(name: String, column: String, optional: Bool)] = [
+        ("favorites.csv", "artist_id", false), ("follows.csv", "event_id", false), ("dismissed.csv", "event_id", true),
+    ]
+
     package func load(directory dir: URL) throws -> TicketsExport {
-        let t0 = Date()
+        var clock = PhaseClock()
         var rejects: [ExportReject] = []
         var counts: [String: Int] = [:]
         var rows: [String: Int] = [:]
-        var bytes = 0
 
-        // users.csv first: it defines who exists.
         let usersFile = try open(dir, "users.csv", optional: false)!
-        bytes += usersFile.byteCount
-        // Rows are parsed (and home ZIPs geocoded) in two parts on the two cores; ids are then
-        // interned in file order, so "the first row is kept" holds for duplicates.
+        let pairFiles = try Self.pairFiles.map { try open(dir, $0.name, optional: $0.optional) }
+        let bytes = usersFile.byteCount + pairFiles.reduce(0) { $0 + ($1?.byteCount ?? 0) }
+
+        // 1. users.csv in parts, beside the ZIP points and the feed's ids.
         let header = try usersFile.header(required: ["user_id"])
-        let pieces = usersFile.parts(2, headerEnd: header.end, headerLines: header.lines)
-        let geocoder = self.geocoder
-        let parsed = try Parallel.map(pieces.count) { i in
-            UserRows.read(usersFile, part: pieces[i], columns: header.columns, geocoder: geocoder)
+        let pieces = usersFile.parts(4, headerEnd: header.end, headerLines: header.lines)
+        let makeZIPs = self.zips, known = self.known
+        let first = try Parallel.map(pieces.count + 2) { i -> PhaseOne in
+            // The two long jobs first: the cores then share the parts of users.csv.
+            switch i {
+            case 0: return .zips(try makeZIPs())
+            case 1: return .known(try known())
+            default: return .users(UserRows.read(usersFile, part: pieces[i - 2], columns: header.columns))
+            }
         }
-        var users: [TicketsUser] = []
-        users.reserveCapacity(parsed.reduce(0) { $0 + $1.users.count })
-        var index = IDIndex(capacity: usersFile.byteCount / 20)
-        var fileRejects: [ExportReject] = []
+        var parsed: [UserRows] = []
+        var found: KnownFeedIDs?
+        var points: ZIPPoints?
+        for r in first {
+            switch r {
+            case .users(let u): parsed.append(u)
+            case .known(let k): found = k
+            case .zips(let z): points = z
+            }
+        }
+        guard let ids = found, let points else { preconditionFailure("phase one lost a result") }
+        clock.lap("users")
+
+        // 2. Ids interned on both cores (`IDIndex.build`): the first row of an id is kept.
         var userRows = 0
+        var fileRejects: [ExportReject] = []
         for part in parsed {
             userRows += part.rows
             fileRejects += part.rejects
-            if part.ungeocoded > 0 { counts["ungeocoded-zip", default: 0] += part.ungeocoded }
-            for (k, user) in part.users.enumerated() {
-                var id = user.id
-                let fresh = id.withUTF8 { index.insert($0) != nil }
-                guard fresh else {
-                    fileRejects.append(ExportReject(file: "users.csv", line: part.lines[k], reason: "duplicate-id",
-                                                    detail: "user_id \(user.id) appears earlier; the first row is kept"))
-                    continue
-                }
-                users.append(user)
-            }
         }
+        var all = parsed.first ?? UserRows(capacity: 0)
+        for part in parsed.dropFirst() { all.append(contentsOf: part) }
+        let (index, duplicates) = IDIndex.build(all.ids, hashes: all.hashes)
+        for r in duplicates {
+            let id = all.ids.withBytes(of: r) { String(decoding: $0, as: UTF8.self) }
+            fileRejects.append(ExportReject(file: "users.csv", line: all.lines[r], reason: "duplicate-id",
+                                            detail: "user_id \(id) appears earlier; the first row is kept"))
+        }
+        var users = TicketsUserTable(ids: index, rows: all, skipping: duplicates)
+        let ungeocoded = users.geocode(with: points)
+        if ungeocoded > 0 { counts["ungeocoded-zip"] = ungeocoded }
         fileRejects.sort { $0.line < $1.line }
         try RejectShare.check(maxRejectShare, stage: "load-tickets", usersFile, rows: userRows, rejects: fileRejects)
         rows["users.csv"] = userRows
         rejects += fileRejects
+        clock.lap("intern")
 
-        let tUsers = Date()
-        // favorites, follows, dismissed: pairs (user, value), read on both cores.
-        let specs: [(name: String, column: String, optional: Bool)] = [
-            ("favorites.csv", "artist_id", false), ("follows.csv", "event_id", false), ("dismissed.csv", "event_id", true),
-        ]
-        let files = try specs.map { try open(dir, $0.name, optional: $0.optional) }
-        let frozenIndex = index
-        // Each file is read in two parts on the two cores (favorites is most of the bytes).
-        let loaded = try (0..<specs.count).map { i -> PairFile? in
-            guard let f = files[i] else { return nil }
-            return try PairFile.read(f, valueColumn: specs[i].column, isEvent: specs[i].column == "event_id",
-                                     index: frozenIndex, parts: 2)
-        }
-        let tPairs = Date()
-        defer {
-            if ProcessInfo.processInfo.environment["TONIGHT_TRACE"] != nil {
-                FileHandle.standardError.write(Data("load-tickets trace: users \(tUsers.timeIntervalSince(t0)) pairs \(tPairs.timeIntervalSince(tUsers)) merge \(Date().timeIntervalSince(tPairs))\n".utf8))
+        // 3. The pair files, in parts of about 20 MB, all parsed together.
+        let checks = [PairCheck(known: ids.artists, dropUnknown: true), PairCheck(known: ids.events, dropUnknown: false),
+                      PairCheck(known: ids.events, dropUnknown: true)]
+        var jobs: [(file: Int, part: CSVFile.Part, layout: PairFile.Layout)] = []
+        for (i, file) in pairFiles.enumerated() {
+            guard let file else { continue }
+            let spec = Self.pairFiles[i]
+            let h = try file.header(required: ["user_id", spec.column])
+            let layout = PairFile.Layout(
+                keyColumn: "user_id", valueColumn: spec.column, columns: h.columns,
+                value: spec.column == "event_id" ? .eventID : .integerID, check: checks[i])
+            for part in file.parts(max(1, (file.byteCount + 19_999_999) / 20_000_000), headerEnd: h.end, headerLines: h.lines) {
+                jobs.append((i, part, layout))
             }
         }
-        for (i, pf) in loaded.enumerated() {
-            guard let pf else { continue }
-            bytes += files[i]!.byteCount
-            try RejectShare.check(maxRejectShare, stage: "load-tickets", files[i]!, rows: pf.rows, rejects: pf.rejects)
-            rows[specs[i].name] = pf.rows
-            rejects += pf.rejects
-            counts["unknown-user", default: 0] += pf.unknownUsers
-            // Grouped by user with a counting sort, then each user's list built at its size.
-            var order = [Int32](repeating: 0, count: users.count + 1)
-            for (u, _) in pf.pairs { order[Int(u) + 1] += 1 }
-            for k in 1..<order.count { order[k] += order[k - 1] }
-            var fill = order
-            var grouped = [UInt64](repeating: 0, count: pf.pairs.count)
-            for (u, v) in pf.pairs {
-                grouped[Int(fill[Int(u)])] = v
-                fill[Int(u)] += 1
-            }
-            // Each user's list, built on both cores over halves of the user range.
-            let groupStart = order, values = grouped
-            let kind = specs[i].name
-            let knownArtists = self.knownArtists, knownEvents = self.knownEvents
-            let halves = 2
-            let partCounts = users.withUnsafeMutableBufferPointer { buf -> [[String: Int]] in
-                let base = UnsafeSendable(buf)
-                var results = [[String: Int]](repeating: [:], count: halves)
-                results.withUnsafeMutableBufferPointer { resultsBuf in
-                let box = UnsafeSendable(resultsBuf)
-                DispatchQueue.concurrentPerform(iterations: halves) { h in
-                    let users = base.value
-                    var local: [String: Int] = [:]
-                    let from = users.count * h / halves, to = users.count * (h + 1) / halves
-                    for u in from..<to {
-                        let lo = Int(groupStart[u]), hi = Int(groupStart[u + 1])
-                        guard lo < hi else { continue }
-                        switch kind {
-                        case "favorites.csv":
-                            var list: [Int64] = []
-                            list.reserveCapacity(hi - lo)
-                            for k in lo..<hi {
-                                let artist = Int64(bitPattern: values[k])
-                                guard knownArtists.contains(artist) else { local["unknown-artist", default: 0] += 1; continue }
-                                if list.contains(artist) { local["duplicate-favorite", default: 0] += 1; continue }
-                                list.append(artist)
-                            }
-                            users[u].favorites = list
-                        case "follows.csv":
-                            var list: [UInt64] = []
-                            for k in lo..<hi {
-                                let e = values[k]
-                                if !knownEvents.contains(e) { local["unknown-event-followed", default: 0] += 1 }
-                                if !list.contains(e) { list.append(e) }
-                            }
-                            users[u].follows = list
-                        default:
-                            var list: [UInt64] = []
-                            for k in lo..<hi {
-                                let e = values[k]
-                                guard knownEvents.contains(e) else { local["unknown-event-dismissed", default: 0] += 1; continue }
-                                if !list.contains(e) { list.append(e) }
-                            }
-                            users[u].dismissed = list
-                        }
-                    }
-                    box.value[h] = local
-                }
-                }
-                return results
-            }
-            for local in partCounts {
-                for (k, v) in local { counts[k, default: 0] += v }
+        let userIndex = users.ids, work = jobs
+        let read = try Parallel.map(work.count) { j in
+            PairFile.read(pairFiles[work[j].file]!, part: work[j].part, work[j].layout, index: userIndex)
+        }
+
+        clock.lap("pairs")
+
+        // 4. Each file's pairs grouped per user, repeats dropped.
+        let unknownNames = ["unknown-artist", "unknown-event-followed", "unknown-event-dismissed"]
+        for (i, file) in pairFiles.enumerated() {
+            guard let file else { continue }
+            let parts = (0..<jobs.count).filter { jobs[$0].file == i }.map { read[$0] }
+            let total = PairFile.merged(parts.map { var p = $0; p.keys = []; p.values = []; return p })
+            try RejectShare.check(maxRejectShare, stage: "load-tickets", file, rows: total.rows, rejects: total.rejects)
+            rows[file.name] = total.rows
+            rejects += total.rejects
+            counts["unknown-user", default: 0] += total.unknownUsers
+            counts[unknownNames[i], default: 0] += total.unknownValues
+            let (lists, duplicates) = UserLists.grouping(parts, users: users.count)
+            switch i {
+            case 0:
+                users.favorites = lists
+                counts["duplicate-favorite", default: 0] += duplicates
+            case 1: users.follows = lists
+            default: users.dismissed = lists
             }
         }
         for (k, v) in counts where v == 0 { counts[k] = nil }
-        return TicketsExport(users: users, rejects: rejects, counts: counts, rows: rows, bytes: bytes)
+        clock.lap("group")
+        return TicketsExport(users: users, rejects: rejects, counts: counts, rows: rows, bytes: bytes, seconds: clock.laps)
+    }
+
+    /// What a job of the first phase gives.
+    private enum PhaseOne: Sendable {
+        case users(UserRows)
+        case known(KnownFeedIDs)
+        case zips(ZIPPoints)
     }
 
     private func open(_ dir: URL, _ name: String, optional: Bool) throws -> CSVFile? {
@@ -173,5 +179,29 @@ package struct TicketsLoader {
         }
         return try CSVFile(url)
     }
+}
 
+extension TicketsUserTable {
+    /// The table of the parsed rows of users.csv but `skipping` (sorted row numbers), whose
+    /// ids `ids` holds in order.
+    init(ids: IDIndex, rows: UserRows, skipping: [Int]) {
+        self.ids = ids
+        guard !skipping.isEmpty else {
+            (zips, lat, lon, radiusKm, maxPrice, location) = (rows.zips, rows.lat, rows.lon, rows.radiusKm, rows.maxPrice, rows.location)
+            return
+        }
+        var next = 0
+        for k in 0..<rows.location.count {
+            if next < skipping.count, skipping[next] == k {
+                next += 1
+                continue
+            }
+            zips.append(row: k, of: rows.zips)
+            lat.append(rows.lat[k])
+            lon.append(rows.lon[k])
+            radiusKm.append(rows.radiusKm[k])
+            maxPrice.append(rows.maxPrice[k])
+            location.append(rows.location[k])
+        }
+    }
 }

@@ -1,74 +1,181 @@
 import TonightCore
-import TonightGeo
 
-/// One part of users.csv, parsed and validated (everything but the duplicate-id rule, which
-/// needs the whole file in order).
+/// One part of users.csv, parsed and validated into columns (everything but the duplicate-id
+/// rule, which needs the whole file in order).
 struct UserRows: Sendable {
-    var users: [TicketsUser] = []
-    /// The line of each user.
+    /// Valid rows, in file order: id bytes (as a String would hold them) and their hash.
+    var ids = ByteStrings()
+    var hashes: [UInt64] = []
+    var zips = ByteStrings()
+    var lat: [Double] = [], lon: [Double] = [], radiusKm: [Double] = [], maxPrice: [Double] = []
+    var location: [TicketsUserTable.Location] = []
+    /// The line of each valid row.
     var lines: [Int] = []
     var rejects: [ExportReject] = []
     var rows = 0
-    var ungeocoded = 0
 
-    static func read(_ f: CSVFile, part: CSVFile.Part, columns cols: [String: Int], geocoder: Geocoder) -> UserRows {
-        var out = UserRows()
-        out.users.reserveCapacity(part.range.count / 22)
-        out.lines.reserveCapacity(part.range.count / 22)
+    /// Column positions (-1: the file has no such column).
+    struct Columns {
+        var id = -1, zip = -1, lat = -1, lon = -1, radius = -1, price = -1
+
+        init(_ cols: [String: Int]) {
+            id = cols["user_id"] ?? -1
+            zip = cols["home_zip"] ?? -1
+            lat = cols["lat"] ?? -1
+            lon = cols["lon"] ?? -1
+            radius = cols["radius_km"] ?? -1
+            price = cols["max_price"] ?? -1
+        }
+    }
+
+    init(capacity n: Int) {
+        ids.reserve(count: n, bytes: n * 12)
+        zips.reserve(count: n, bytes: n * 6)
+        for k in [\UserRows.lat, \.lon, \.radiusKm, \.maxPrice] { self[keyPath: k].reserveCapacity(n) }
+        hashes.reserveCapacity(n)
+        location.reserveCapacity(n)
+        lines.reserveCapacity(n)
+    }
+
+    /// Appends the valid rows of another part (the next one in the file).
+    mutating func append(contentsOf other: UserRows) {
+        ids.append(contentsOf: other.ids)
+        zips.append(contentsOf: other.zips)
+        hashes += other.hashes
+        lat += other.lat
+        lon += other.lon
+        radiusKm += other.radiusKm
+        maxPrice += other.maxPrice
+        location += other.location
+        lines += other.lines
+    }
+
+    static func read(_ f: CSVFile, part: CSVFile.Part, columns cols: [String: Int]) -> UserRows {
+        let columns = Columns(cols)
+        let capacity = part.range.count / 20
+        if !f.containsQuote(in: part.range) {
+            var out = UserRows(capacity: capacity)
+            if out.readPlain(f, part: part, columns) { return out }
+        }
+        var out = UserRows(capacity: capacity)
         f.withRecords(in: part) { reader in
             var rec = CSVReader.Record()
-            let cId = cols["user_id"]!, cZip = cols["home_zip"], cLat = cols["lat"], cLon = cols["lon"]
-            let cRadius = cols["radius_km"], cPrice = cols["max_price"]
-            func field(_ c: Int?) -> UnsafeBufferPointer<UInt8> {
-                guard let c, c < rec.fields.count else { return UnsafeBufferPointer(start: nil, count: 0) }
-                return rec.fields[c]
-            }
             while reader.next(into: &rec) {
-                out.rows += 1
-                func reject(_ reason: String, _ detail: String) {
-                    out.rejects.append(ExportReject(file: "users.csv", line: rec.line, reason: reason, detail: detail))
+                if let e = rec.syntaxError {
+                    out.rows += 1
+                    out.reject(rec.line, "bad-csv", e)
+                    continue
                 }
-                if let e = rec.syntaxError { reject("bad-csv", e); continue }
-                guard let id = Field.id(field(cId)) else { reject("missing-field", "user_id is empty or not a valid id"); continue }
-                var lat: Double?, lon: Double?
-                let hasLat = !Field.isEmpty(field(cLat)), hasLon = !Field.isEmpty(field(cLon))
-                if hasLat || hasLon {
-                    guard hasLat && hasLon, let la = Field.double(field(cLat)), let lo = Field.double(field(cLon)) else {
-                        reject("bad-number", "lat and lon must both be numbers"); continue
-                    }
-                    guard (-90...90).contains(la), (-180...180).contains(lo) else {
-                        reject("bad-coordinates", "lat \(la), lon \(lo) out of range"); continue
-                    }
-                    lat = la
-                    lon = lo
-                }
-                var radius: Double?
-                if !Field.isEmpty(field(cRadius)) {
-                    guard let r = Field.double(field(cRadius)), r > 0 else { reject("bad-number", "radius_km must be a positive number"); continue }
-                    radius = r
-                }
-                var price: Double?
-                if !Field.isEmpty(field(cPrice)) {
-                    guard let p = Field.double(field(cPrice)), p >= 0 else { reject("bad-number", "max_price must be a number >= 0"); continue }
-                    price = p
-                }
-                let zip = Field.text(field(cZip))
-                var user = TicketsUser(id: id, homeZip: zip, lat: lat, lon: lon, location: lat != nil ? "coordinates" : "none",
-                                       radiusKm: radius, maxPrice: price)
-                if lat == nil, zip != nil {
-                    let p = geocoder.place(zip: zip)
-                    if p.precision == .postal {
-                        user.lat = p.lat
-                        user.lon = p.lon
-                        user.location = "postal"
-                    } else {
-                        out.ungeocoded += 1
-                    }
-                }
-                out.users.append(user)
-                out.lines.append(rec.line)
+                out.add(line: rec.line, fields: rec.fields, columns)
             }
         }
         return out
+    }
+
+    /// The quote-free fast path: fields split at commas, lines at LF (CRLF allowed). Returns
+    /// false, having read nothing useful, at a lone CR, which the RFC 4180 reader treats as a
+    /// line end: the caller then reads the part with that reader.
+    private mutating func readPlain(_ f: CSVFile, part: CSVFile.Part, _ columns: Columns) -> Bool {
+        f.withBytes(in: part.range) { b -> Bool in
+            var fields: [UnsafeBufferPointer<UInt8>] = []
+            fields.reserveCapacity(16)
+            let base = b.baseAddress!
+            var i = 0
+            var line = part.firstLine
+            while i < b.count {
+                fields.removeAll(keepingCapacity: true)
+                var start = i
+                var end = i
+                while end < b.count {
+                    let c = b[end]
+                    if c == 0x0A { break }
+                    if c == 0x2C {
+                        fields.append(UnsafeBufferPointer(start: base + start, count: end - start))
+                        start = end + 1
+                    } else if c == 0x0D, end + 1 < b.count, b[end + 1] != 0x0A {
+                        return false
+                    }
+                    end += 1
+                }
+                var stop = end
+                if stop > start, b[stop - 1] == 0x0D { stop -= 1 }
+                // Blank lines (nothing but a line end) are skipped, as the RFC 4180 reader does.
+                if stop > i {
+                    fields.append(UnsafeBufferPointer(start: base + start, count: max(0, stop - start)))
+                    add(line: line, fields: fields, columns)
+                }
+                i = end + 1
+                line += 1
+            }
+            return true
+        }
+    }
+
+    private mutating func reject(_ line: Int, _ reason: String, _ detail: String) {
+        rejects.append(ExportReject(file: "users.csv", line: line, reason: reason, detail: detail))
+    }
+
+    /// One record: validated, then appended to the columns or rejected.
+    @inline(__always)
+    private mutating func add(line: Int, fields: [UnsafeBufferPointer<UInt8>], _ c: Columns) {
+        rows += 1
+        func field(_ k: Int) -> UnsafeBufferPointer<UInt8> {
+            k >= 0 && k < fields.count ? fields[k] : UnsafeBufferPointer(start: nil, count: 0)
+        }
+        guard let id = Field.idBytes(field(c.id)) else {
+            reject(line, "missing-field", "user_id is empty or not a valid id")
+            return
+        }
+        var la = Double.nan, lo = Double.nan
+        let hasLat = !Field.isEmpty(field(c.lat)), hasLon = !Field.isEmpty(field(c.lon))
+        if hasLat || hasLon {
+            guard hasLat && hasLon, let a = Field.double(field(c.lat)), let o = Field.double(field(c.lon)) else {
+                reject(line, "bad-number", "lat and lon must both be numbers")
+                return
+            }
+            guard (-90...90).contains(a), (-180...180).contains(o) else {
+                reject(line, "bad-coordinates", "lat \(a), lon \(o) out of range")
+                return
+            }
+            la = a
+            lo = o
+        }
+        var radius = Double.nan
+        if !Field.isEmpty(field(c.radius)) {
+            guard let r = Field.double(field(c.radius)), r > 0 else {
+                reject(line, "bad-number", "radius_km must be a positive number")
+                return
+            }
+            radius = r
+        }
+        var price = Double.nan
+        if !Field.isEmpty(field(c.price)) {
+            guard let p = Field.double(field(c.price)), p >= 0 else {
+                reject(line, "bad-number", "max_price must be a number >= 0")
+                return
+            }
+            price = p
+        }
+        // Valid: the row is kept.
+        if id.ascii {
+            ids.append(id.bytes)
+            hashes.append(IDIndex.hash(id.bytes))
+        } else {
+            // What a String holds for these bytes (invalid UTF-8 repaired), as before.
+            var s = String(decoding: id.bytes, as: UTF8.self)
+            s.withUTF8 {
+                ids.append($0)
+                hashes.append(IDIndex.hash($0))
+            }
+        }
+        Field.appendText(field(c.zip), to: &zips)
+        // Home ZIPs are placed once the rows are interned (`TicketsUserTable.geocode`).
+        let place: TicketsUserTable.Location = la.isNaN ? .none : .coordinates
+        lat.append(la)
+        lon.append(lo)
+        radiusKm.append(radius)
+        maxPrice.append(price)
+        location.append(place)
+        lines.append(line)
     }
 }

@@ -20,6 +20,17 @@ extension FeedArtist: BinaryRecord {
 }
 
 extension FeedArtist {
+    /// Only the id of an artists-table row (what reference checks need).
+    package static func readID(_ r: inout BinaryReader) throws -> Int64 {
+        let id = try r.readInt64()
+        try r.skipString()
+        _ = try r.readOptionalInt64()
+        try r.skipOptionalString()
+        try r.skipOptionalString()
+        _ = try r.readInt()
+        return id
+    }
+
     /// Only the id and name of an artists-table row (what name resolution needs).
     package static func readIDAndName(_ r: inout BinaryReader) throws -> (id: Int64, name: String) {
         let id = try r.readInt64()

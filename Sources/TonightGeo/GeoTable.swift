@@ -61,8 +61,8 @@ package final class GeoTable: Sendable {
         }
     }()
 
-    /// Loads a table file (zstd-compressed TSV).
-    package static func load(_ url: URL) throws -> GeoTable {
+    /// The decompressed text of a table file.
+    static func text(_ url: URL) throws -> [UInt8] {
         let source = try InputStreams.open(url, limits: InputLimits())
         var bytes: [UInt8] = []
         let buf = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
@@ -72,6 +72,12 @@ package final class GeoTable: Sendable {
             if n == 0 { break }
             bytes.append(contentsOf: buf[0..<n])
         }
+        return bytes
+    }
+
+    /// Loads a table file (zstd-compressed TSV).
+    package static func load(_ url: URL) throws -> GeoTable {
+        let bytes = try text(url)
         var zones: [String] = []
         var places: [Place] = []
         var zips: [ZIP] = []

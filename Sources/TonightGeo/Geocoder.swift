@@ -63,24 +63,38 @@ package final class Geocoder: Sendable {
     package static func zip5(_ raw: String?) -> String? {
         guard var raw else { return nil }
         return raw.withUTF8 { b -> String? in
-            var lo = 0
-            var hi = b.count
-            while lo < hi, b[lo] == 0x20 || b[lo] == 0x09 { lo += 1 }
-            while hi > lo, b[hi - 1] == 0x20 || b[hi - 1] == 0x09 { hi -= 1 }
-            let n = hi - lo
-            func digits(_ from: Int, _ count: Int) -> Bool {
-                (from..<from + count).allSatisfy { b[lo + $0] >= 0x30 && b[lo + $0] <= 0x39 }
-            }
-            guard n >= 5, digits(0, 5) else { return nil }
-            let ok = n == 5 || (n == 9 && digits(5, 4)) || (n == 10 && b[lo + 5] == 0x2D && digits(6, 4))
-            guard ok else { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: b[lo..<lo + 5]), as: UTF8.self)
+            guard let at = zip5Start(b) else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[at..<at + 5]), as: UTF8.self)
         }
+    }
+
+    /// Where the five digits of `zip5` start in `b`, or nil when `b` is not a US ZIP.
+    static func zip5Start(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        var lo = 0
+        var hi = b.count
+        while lo < hi, b[lo] == 0x20 || b[lo] == 0x09 { lo += 1 }
+        while hi > lo, b[hi - 1] == 0x20 || b[hi - 1] == 0x09 { hi -= 1 }
+        let n = hi - lo
+        func digits(_ from: Int, _ count: Int) -> Bool {
+            (from..<from + count).allSatisfy { b[lo + $0] >= 0x30 && b[lo + $0] <= 0x39 }
+        }
+        guard n >= 5, digits(0, 5) else { return nil }
+        let ok = n == 5 || (n == 9 && digits(5, 4)) || (n == 10 && b[lo + 5] == 0x2D && digits(6, 4))
+        return ok ? lo : nil
     }
 
     /// A US ZIP alone (users' home ZIPs): `postal` or `none`.
     package func place(zip: String?) -> Placement {
-        guard let z = Self.zip5(zip), let n = Int(z), let hit = zips[n] else { return .none }
+        guard var zip else { return .none }
+        return zip.withUTF8 { place(zipBytes: $0) }
+    }
+
+    /// `place(zip:)` on the ZIP's UTF-8 bytes (the loaders call it per row without a String).
+    package func place(zipBytes b: UnsafeBufferPointer<UInt8>) -> Placement {
+        guard let at = Self.zip5Start(b) else { return .none }
+        var n = 0
+        for k in at..<at + 5 { n = n * 10 + Int(b[k] &- 0x30) }
+        guard let hit = zips[n] else { return .none }
         return Placement(lat: hit.lat, lon: hit.lon, precision: .postal, timeZone: hit.timeZone)
     }
 

@@ -17,17 +17,25 @@ package struct LoadTicketsStage: Stage {
     package let tables = ["users", "rejects"]
 
     package func run(_ context: StageContext) throws -> StageOutcome {
+        let began = DispatchTime.now().uptimeNanoseconds
+        func seconds(since t: UInt64) -> String { String(format: "%.2f", Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9) }
         let feedDir = context.upstream["parse-feed"]!
-        let artists = try BinaryTable.read(
-            FeedArtist.self, table: "artists", from: feedDir.appendingPathComponent("artists.bin"),
-            row: FeedArtist.readIDAndName)
-        let events = try BinaryTable.read(
-            FeedEvent.self, table: "events", from: feedDir.appendingPathComponent("events.bin"), row: FeedEvent.readID)
-        var loader = TicketsLoader(knownArtists: Set(artists.map(\.id)), knownEvents: Set(events), geocoder: Geocoder())
+        // The feed's ids are read on one core while users.csv is parsed on the other.
+        var loader = TicketsLoader(zips: { try ZIPPoints.bundled() }) {
+            let artists = try BinaryTable.read(
+                FeedArtist.self, table: "artists", from: feedDir.appendingPathComponent("artists.bin"), row: FeedArtist.readID)
+            let events = try BinaryTable.read(
+                FeedEvent.self, table: "events", from: feedDir.appendingPathComponent("events.bin"), row: FeedEvent.readID)
+            return KnownFeedIDs(artists: IntegerSet(artists), events: IntegerSet(events))
+        }
         loader.maxRejectShare = context.config.double("exports.maxRejectShare")
+        let prepared = seconds(since: began)
+        let loadStart = DispatchTime.now().uptimeNanoseconds
         let export = try loader.load(directory: context.inputsDirectory.appendingPathComponent("tickets"))
+        let loaded = seconds(since: loadStart)
+        let writeStart = DispatchTime.now().uptimeNanoseconds
         let out = context.outputDirectory
-        try BinaryTable.write(export.users, table: "users", to: out.appendingPathComponent("users.bin"))
+        try export.users.write(to: out.appendingPathComponent("users.bin"))
         try writeNDJSON(export.rejects, to: out.appendingPathComponent("rejects.ndjson")) { r, w in r.writeJSON(to: &w) }
         var outcome = StageOutcome()
         outcome.rows = ["users": export.users.count]
@@ -35,6 +43,10 @@ package struct LoadTicketsStage: Stage {
         outcome.warnings = export.counts
         for r in export.rejects { outcome.rejects[r.reason, default: 0] += 1 }
         outcome.details["inputBytes"] = String(export.bytes)
+        outcome.details["seconds.prepare"] = prepared
+        outcome.details["seconds.load"] = loaded
+        for (phase, t) in export.seconds { outcome.details["seconds.load." + phase] = String(format: "%.2f", t) }
+        outcome.details["seconds.write"] = seconds(since: writeStart)
         return outcome
     }
 

@@ -81,3 +81,47 @@ import Testing
         #expect(one[7] == "11:u7|multi\nline, \"quoted\"\nnote")
     }
 }
+
+/// Files without a quote character are cut at line ends found by memchr, with line numbers
+/// from a word-at-a-time LF count: the same records and lines as one pass.
+@Suite struct CSVPlainPartsTests {
+    @Test(arguments: ["\n", "\r\n"], [1, 2, 3, 8, 40])
+    func plainPartsAgreeWithOnePass(_ lineEnd: String, _ parts: Int) throws {
+        var text = "user_id,artist_id" + lineEnd
+        for i in 0..<30 { text += (i % 9 == 4 ? lineEnd : "") + "u\(i),\(i * 7)" + lineEnd }
+        text += "last,1"  // no final line end
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("plain-\(UUID().uuidString.prefix(6)).csv")
+        try Data(text.utf8).write(to: url)
+        let f = try CSVFile(url)
+        let header = try f.header(required: ["user_id"])
+        func read(_ pieces: [CSVFile.Part]) -> [String] {
+            pieces.flatMap { p in
+                f.withRecords(in: p) { reader -> [String] in
+                    var out: [String] = []
+                    var rec = CSVReader.Record()
+                    while reader.next(into: &rec) {
+                        out.append("\(rec.line):" + rec.fields.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "|"))
+                    }
+                    return out
+                }
+            }
+        }
+        let one = read(f.parts(1, headerEnd: header.end, headerLines: header.lines))
+        let many = f.parts(parts, headerEnd: header.end, headerLines: header.lines)
+        #expect(many.count == min(parts, 34) || parts > 30)
+        #expect(read(many) == one)
+        #expect(one.count == 31 && one.last == "35:last|1")
+        #expect(zip(many, many.dropFirst()).allSatisfy { $0.range.upperBound == $1.range.lowerBound })
+    }
+
+    @Test func lineFeedCountMatchesAByteLoop() {
+        var rng = SystemRandomNumberGenerator()
+        for length in [0, 1, 7, 8, 9, 63, 64, 65, 1000, 4099] {
+            // Bytes near 0x0A (0x0A ± small, 0x8A, 0x0B…) where a carry could fake a match.
+            let pool: [UInt8] = [0x0A, 0x0B, 0x09, 0x8A, 0x00, 0xFF, 0x7F, 0x80, 0x2C, 0x41]
+            let bytes = (0..<length).map { _ in pool.randomElement(using: &rng)! }
+            let count = bytes.withUnsafeBufferPointer { CSVFile.lineFeeds($0) }
+            #expect(count == bytes.filter { $0 == 0x0A }.count, "length \(length)")
+        }
+    }
+}

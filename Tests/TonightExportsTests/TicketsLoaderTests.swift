@@ -12,8 +12,8 @@ import TonightGeo
         return dir
     }
 
-    static let geocoder = Geocoder()
-    let loader = TicketsLoader(knownArtists: [1, 2, 3], knownEvents: [0xAA, 0xBB], geocoder: TicketsLoaderTests.geocoder)
+    static let zips = try! ZIPPoints.bundled()
+    let loader = TicketsLoader(knownArtists: [1, 2, 3], knownEvents: [0xAA, 0xBB], zips: TicketsLoaderTests.zips)
 
     @Test func validExports() throws {
         let dir = directory([
@@ -22,13 +22,13 @@ import TonightGeo
             "follows.csv": "user_id,event_id\nu1,00000000000000aa\nu2,00000000000000CC\n",
         ])
         let r = try loader.load(directory: dir)
-        #expect(r.users.map(\.id) == ["u1", "u2", "u,3"])
-        #expect(r.users[0].location == "postal" && r.users[0].maxPrice == 50 && r.users[0].lat != nil)
-        #expect(r.users[1].location == "coordinates" && r.users[1].radiusKm == 25)
-        #expect(r.users[2].location == "none" && r.users[2].homeZip == "99999")
-        #expect(r.users[0].favorites == [1, 2])
-        #expect(r.users[0].follows == [0xAA])
-        #expect(r.users[1].follows == [0xCC])  // kept for removed alerts
+        #expect(r.users.records.map(\.id) == ["u1", "u2", "u,3"])
+        #expect(r.users.records[0].location == "postal" && r.users.records[0].maxPrice == 50 && r.users.records[0].lat != nil)
+        #expect(r.users.records[1].location == "coordinates" && r.users.records[1].radiusKm == 25)
+        #expect(r.users.records[2].location == "none" && r.users.records[2].homeZip == "99999")
+        #expect(r.users.records[0].favorites == [1, 2])
+        #expect(r.users.records[0].follows == [0xAA])
+        #expect(r.users.records[1].follows == [0xCC])  // kept for removed alerts
         #expect(r.counts["unknown-artist"] == 1 && r.counts["unknown-user"] == 1 && r.counts["duplicate-favorite"] == 1)
         #expect(r.counts["unknown-event-followed"] == 1 && r.counts["ungeocoded-zip"] == 1)
         #expect(r.rejects.isEmpty)
@@ -89,10 +89,38 @@ extension TicketsLoaderTests {
         a.maxRejectShare = 0.5
         let fast = try a.load(directory: directory(["users.csv": users, "favorites.csv": plain, "follows.csv": "user_id,event_id\n"]))
         let slow = try a.load(directory: directory(["users.csv": users, "favorites.csv": quoted, "follows.csv": "user_id,event_id\n"]))
-        #expect(fast.users.map(\.favorites) == slow.users.map(\.favorites))
+        #expect(fast.users.records.map(\.favorites) == slow.users.records.map(\.favorites))
         #expect(fast.rejects == slow.rejects)
         #expect(fast.rejects.map { "\($0.line) \($0.reason)" } == ["202 missing-field", "204 bad-id", "205 missing-field"])
         #expect(fast.counts["unknown-user"] == 1)
-        #expect(fast.users[3].favorites == [1, 2])  // "u3,2,extra": extra fields are ignored
+        #expect(fast.users.records[3].favorites == [1, 2])  // "u3,2,extra": extra fields are ignored
+    }
+}
+
+extension TicketsLoaderTests {
+    /// users.csv: the quote-free fast path and the RFC 4180 reader give the same users and
+    /// rejects; a lone CR (a line end to the reader) sends a part back to the reader.
+    @Test(arguments: ["\n", "\r\n"])
+    func fastAndGeneralUserPathsAgree(_ end: String) throws {
+        var plain = "user_id,home_zip,lat,lon,radius_km,max_price" + end
+        for i in 0..<200 { plain += "u\(i),\(10001 + i % 5),,,\(i % 4 == 0 ? "25" : ""),\(i % 3)" + end }
+        // 200 users (lines 2-201), then c1 (202), three rejects (203-205), a blank line, "short" (207).
+        plain += "c1,,40.7,-74.0,," + end + "bad,,91,0,," + end + "neg,,,,-1," + end + "u3,,,,," + end + end + "short" + end
+        let quoted = plain.replacingOccurrences(of: "u7,", with: "\"u7\",")
+        let lone = plain.replacingOccurrences(of: "u9,", with: "u9x\ru9,")
+        var a = loader
+        a.maxRejectShare = 0.5
+        let follows = "user_id,event_id\n"
+        let fast = try a.load(directory: directory(["users.csv": plain, "favorites.csv": "user_id,artist_id\n", "follows.csv": follows]))
+        let slow = try a.load(directory: directory(["users.csv": quoted, "favorites.csv": "user_id,artist_id\n", "follows.csv": follows]))
+        #expect(fast.users.records == slow.users.records)
+        #expect(fast.rejects == slow.rejects)
+        #expect(fast.rejects.map { "\($0.line) \($0.reason)" } == ["203 bad-coordinates", "204 bad-number", "205 duplicate-id"])
+        #expect(fast.users.count == 202 && fast.users.records[200].location == "coordinates")
+        #expect(fast.users.records[0].radiusKm == 25 && fast.users.records[0].location == "postal")
+        // The lone CR ends a record for the reader: "u9x" becomes a user, line numbers shift.
+        let withCR = try a.load(directory: directory(["users.csv": lone, "favorites.csv": "user_id,artist_id\n", "follows.csv": follows]))
+        #expect(withCR.users.records.contains { $0.id == "u9x" })
+        #expect(withCR.users.count == 203)
     }
 }

@@ -39,6 +39,27 @@ import TonightFeed
         #expect(p.timeZone == v.zone)
     }
 
+    /// The ZIP-only point table (load-tickets) places every ZIP of the table, in every
+    /// accepted form, exactly where the geocoder does, and refuses what it refuses.
+    @Test func zipPointsAgreeWithTheGeocoder() throws {
+        let points = try ZIPPoints.bundled()
+        let geocoder = Geocoder()
+        var forms: [String] = ["", "1", "abcde", "1234", "123456", "12345-", "12345-678", " 10001\t", "10001-1234", "100011234", "00000"]
+        for z in GeoTable.bundled.zips { forms.append(z.zip) }
+        forms += GeoTable.bundled.zips.prefix(100).map { $0.zip + "-0000" }
+        var placed = 0
+        for form in forms {
+            var s = form
+            let p = s.withUTF8 { points.point(zipBytes: $0) }
+            let g = geocoder.place(zip: form)
+            #expect(p?.lat == g.lat && p?.lon == g.lon, "\(form)")
+            #expect((p != nil) == (g.precision == .postal), "\(form)")
+            if p != nil { placed += 1 }
+        }
+        #expect(placed >= 33_000)
+        #expect(ZIPPoints(table: .bundled).point(zipBytes: UnsafeBufferPointer(start: nil, count: 0)) == nil)
+    }
+
     @Test func zipForms() {
         #expect(Geocoder.zip5("10019-1234") == "10019")
         #expect(Geocoder.zip5("100191234") == "10019")

@@ -1,0 +1,210 @@
+import Foundation
+import Dispatch
+import TonightCore
+import TonightGeo
+
+/// Every loaded Tickets Tonight user, column by column: what load-tickets builds and writes as
+/// the `users` table.
+///
+/// A million `TicketsUser` values cost three strings and three arrays each (six million
+/// allocations to make and free); the columns here are a few dozen flat arrays. The table
+/// writes exactly the bytes `TicketsUser.encode` writes (a test compares them), so the
+/// `users` table keeps its format and readers keep reading `TicketsUser`.
+package struct TicketsUserTable: Sendable {
+    /// User ids in row order (row `i` is id `i` of the index).
+    var ids: IDIndex
+    /// Cleaned home ZIPs (empty: none).
+    var zips = ByteStrings()
+    /// Coordinates, radius and budget; NaN where absent (the loader never stores a NaN).
+    var lat: [Double] = [], lon: [Double] = [], radiusKm: [Double] = [], maxPrice: [Double] = []
+    var location: [Location] = []
+    /// Per-user lists, filled by the pair files.
+    var favorites = UserLists(), follows = UserLists(), dismissed = UserLists()
+
+    /// How a user is placed (`TicketsUser.location`).
+    enum Location: UInt8, Sendable {
+        case none, coordinates, postal
+
+        var text: String {
+            switch self {
+            case .none: "none"
+            case .coordinates: "coordinates"
+            case .postal: "postal"
+            }
+        }
+    }
+
+    /// How many users.
+    package var count: Int { location.count }
+
+    /// User `i` as a value (for tests and small tables; the stage writes the columns directly).
+    package func user(at i: Int) -> TicketsUser {
+        var u = TicketsUser(
+            id: ids.withBytes(of: i) { String(decoding: $0, as: UTF8.self) },
+            homeZip: zips.isEmpty(i) ? nil : zips.withBytes(of: i) { String(decoding: $0, as: UTF8.self) },
+            lat: Self.optional(lat[i]), lon: Self.optional(lon[i]), location: location[i].text,
+            radiusKm: Self.optional(radiusKm[i]), maxPrice: Self.optional(maxPrice[i]))
+        u.favorites = favorites.list(i).map { Int64(bitPattern: $0) }
+        u.follows = Array(follows.list(i))
+        u.dismissed = Array(dismissed.list(i))
+        return u
+    }
+
+    /// Every user as a value.
+    package var records: [TicketsUser] { (0..<count).map(user(at:)) }
+
+    @inline(__always) static func optional(_ v: Double) -> Double? { v.isNaN ? nil : v }
+
+    /// Writes user `i` exactly as `TicketsUser.encode` does.
+    func encode(_ i: Int, to w: inout BinaryWriter) {
+        ids.withBytes(of: i) { w.writeBytes($0) }
+        if zips.isEmpty(i) {
+            w.write(false)
+        } else {
+            w.write(true)
+            zips.withBytes(of: i) { w.writeBytes($0) }
+        }
+        w.write(Self.optional(lat[i]))
+        w.write(Self.optional(lon[i]))
+        w.writeBytes(location[i])
+        w.write(Self.optional(radiusKm[i]))
+        w.write(Self.optional(maxPrice[i]))
+        favorites.withList(i) { list in
+            w.write(UInt64(list.count))
+            for v in list { w.write(Int64(bitPattern: v)) }
+        }
+        Self.writeFixed(follows, i, to: &w)
+        Self.writeFixed(dismissed, i, to: &w)
+    }
+
+    @inline(__always) private static func writeFixed(_ lists: UserLists, _ i: Int, to w: inout BinaryWriter) {
+        lists.withList(i) { list in
+            w.write(UInt64(list.count))
+            for v in list { w.writeFixed(v) }
+        }
+    }
+
+    /// Places users without coordinates at their home ZIP's internal point (`postal`), on both
+    /// cores; returns how many home ZIPs are not US ZIPs of the table (`ungeocoded-zip`).
+    mutating func geocode(with points: ZIPPoints) -> Int {
+        let n = count
+        let zips = self.zips
+        var missed = [0, 0]
+        lat.withUnsafeMutableBufferPointer { latBuf in
+            lon.withUnsafeMutableBufferPointer { lonBuf in
+                location.withUnsafeMutableBufferPointer { locationBuf in
+                    missed.withUnsafeMutableBufferPointer { missedBuf in
+                        let lat = UnsafeSendable(latBuf), lon = UnsafeSendable(lonBuf)
+                        let location = UnsafeSendable(locationBuf), result = UnsafeSendable(missedBuf)
+                        DispatchQueue.concurrentPerform(iterations: 2) { h in
+                            var misses = 0
+                            for i in (h == 0 ? 0..<n / 2 : n / 2..<n) where location.value[i] == .none && !zips.isEmpty(i) {
+                                if let p = zips.withBytes(of: i, { points.point(zipBytes: $0) }) {
+                                    lat.value[i] = p.lat
+                                    lon.value[i] = p.lon
+                                    location.value[i] = .postal
+                                } else {
+                                    misses += 1
+                                }
+                            }
+                            result.value[h] = misses
+                        }
+                    }
+                }
+            }
+        }
+        return missed[0] + missed[1]
+    }
+
+    /// Writes the table as the `users` binary table (rows encoded on both cores).
+    package func write(to url: URL) throws {
+        try BinaryTable.write(TicketsUser.self, count: count, table: "users", to: url) { range, w in
+            for i in range { encode(i, to: &w) }
+        }
+    }
+}
+
+extension BinaryWriter {
+    /// The location's text, length-prefixed.
+    @inline(__always)
+    mutating func writeBytes(_ location: TicketsUserTable.Location) {
+        switch location {
+        case .none: writeRaw(TicketsUserTable.locationBytes.none)
+        case .coordinates: writeRaw(TicketsUserTable.locationBytes.coordinates)
+        case .postal: writeRaw(TicketsUserTable.locationBytes.postal)
+        }
+    }
+}
+
+extension TicketsUserTable {
+    /// The encoded location texts (length prefix included).
+    static let locationBytes: (none: [UInt8], coordinates: [UInt8], postal: [UInt8]) = {
+        func encoded(_ s: String) -> [UInt8] {
+            var w = BinaryWriter(capacity: 16)
+            w.write(s)
+            return w.bytes
+        }
+        return (encoded("none"), encoded("coordinates"), encoded("postal"))
+    }()
+}
+
+/// Byte strings in one arena (row `i` is `bytes[starts[i] ..< starts[i + 1]]`).
+struct ByteStrings: Sendable {
+    private(set) var bytes: [UInt8] = []
+    private(set) var starts: [Int32] = [0]
+
+    mutating func reserve(count: Int, bytes n: Int) {
+        starts.reserveCapacity(count + 1)
+        bytes.reserveCapacity(n)
+    }
+
+    var count: Int { starts.count - 1 }
+
+    @inline(__always) mutating func append(_ b: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: b)
+        starts.append(Int32(bytes.count))
+    }
+
+    @inline(__always) mutating func append(_ s: String) {
+        var s = s
+        s.withUTF8 { append($0) }
+    }
+
+    @inline(__always) func isEmpty(_ i: Int) -> Bool { starts[i] == starts[i + 1] }
+
+    @inline(__always)
+    func withBytes<R>(of i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let lo = Int(starts[i]), hi = Int(starts[i + 1])
+        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[lo..<hi])) }
+    }
+
+    /// Appends every row of `other`.
+    mutating func append(contentsOf other: ByteStrings) {
+        let base = Int32(bytes.count)
+        bytes += other.bytes
+        starts.reserveCapacity(starts.count + other.count)
+        for k in 1..<other.starts.count { starts.append(base + other.starts[k]) }
+    }
+
+    /// Appends row `i` of `other`.
+    @inline(__always) mutating func append(row i: Int, of other: ByteStrings) {
+        other.withBytes(of: i) { append($0) }
+    }
+}
+
+/// One list of values per user: user `u`'s list is `values[starts[u] ..< starts[u] + counts[u]]`
+/// (lists are compacted in place after de-duplication, so they may leave gaps).
+struct UserLists: Sendable {
+    var values: [UInt64] = []
+    var starts: [Int32] = []
+    var counts: [Int32] = []
+
+    @inline(__always)
+    func withList<R>(_ u: Int, _ body: (UnsafeBufferPointer<UInt64>) throws -> R) rethrows -> R {
+        guard u < counts.count else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        let lo = Int(starts[u]), n = Int(counts[u])
+        return try values.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[lo..<lo + n])) }
+    }
+
+    func list(_ u: Int) -> [UInt64] { withList(u) { Array($0) } }
+}

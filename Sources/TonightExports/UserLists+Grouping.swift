@@ -1,0 +1,174 @@
+import Dispatch
+import TonightCore
+
+extension UserLists {
+    /// The pairs of a file's parts (in file order) as one list per user: a counting sort run
+    /// on both cores (a histogram per part, offsets per user and part, a scatter per part), so
+    /// each user's values keep file order; then repeats within a user are dropped (the first
+    /// stays). `duplicates` is how many were dropped.
+    static func grouping(_ parts: [PairFile], users: Int) -> (lists: UserLists, duplicates: Int) {
+        let total = parts.reduce(0) { $0 + $1.keys.count }
+        precondition(total < Int(Int32.max), "at most 2^31 - 1 pairs per export file")
+        if var lists = inRuns(parts, users: users, total: total) {
+            let dropped = lists.deduplicate()
+            return (lists, dropped)
+        }
+        let partCount = parts.count
+        // One counter per (part, user): the histogram, then the running offsets.
+        let next = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, partCount * users))
+        next.initialize(repeating: 0)
+        defer { next.deallocate() }
+        let shared = UnsafeSendable(next)
+        // 1. How many values each part gives each user.
+        DispatchQueue.concurrentPerform(iterations: partCount) { p in
+            let h = shared.value.baseAddress! + p * users
+            parts[p].keys.withUnsafeBufferPointer { keys in
+                for k in keys { h[Int(k)] &+= 1 }
+            }
+        }
+        // 2. Where each (user, part) run starts: users in order, parts in order within a
+        //    user. The two halves of the user range are summed, then filled, on both cores.
+        var lists = UserLists()
+        lists.starts = [Int32](repeating: 0, count: users)
+        lists.counts = [Int32](repeating: 0, count: users)
+        let half = users / 2
+        var firstHalfTotal = 0
+        for p in 0..<partCount {
+            for u in 0..<half { firstHalfTotal += Int(next[p * users + u]) }
+        }
+        let base = Int32(firstHalfTotal)
+        lists.starts.withUnsafeMutableBufferPointer { startsBuf in
+            lists.counts.withUnsafeMutableBufferPointer { countsBuf in
+                let starts = UnsafeSendable(startsBuf), counts = UnsafeSendable(countsBuf)
+                DispatchQueue.concurrentPerform(iterations: 2) { h in
+                    let offsets = shared.value.baseAddress!
+                    var running: Int32 = h == 0 ? 0 : base
+                    for u in (h == 0 ? 0..<half : half..<users) {
+                        starts.value[u] = running
+                        for p in 0..<partCount {
+                            let n = offsets[p * users + u]
+                            offsets[p * users + u] = running
+                            running &+= n
+                        }
+                        counts.value[u] = running &- starts.value[u]
+                    }
+                }
+            }
+        }
+        // 3. Every part scatters its values to its runs.
+        lists.values = [UInt64](repeating: 0, count: total)
+        lists.values.withUnsafeMutableBufferPointer { valuesBuf in
+            let out = UnsafeSendable(valuesBuf)
+            DispatchQueue.concurrentPerform(iterations: partCount) { p in
+                let at = shared.value.baseAddress! + p * users
+                parts[p].keys.withUnsafeBufferPointer { keys in
+                    parts[p].values.withUnsafeBufferPointer { values in
+                        for k in 0..<keys.count {
+                            let u = Int(keys[k])
+                            out.value[Int(at[u])] = values[k]
+                            at[u] &+= 1
+                        }
+                    }
+                }
+            }
+        }
+        // 4. Repeats dropped in place, on both cores over halves of the users.
+        let dropped = lists.deduplicate()
+        return (lists, dropped)
+    }
+
+    /// The lists when every user's pairs are one run of consecutive rows (exports list a
+    /// user's rows together): the values stay in file order, copied once, and no counting sort
+    /// is needed. Nil when some user's rows are split.
+    private static func inRuns(_ parts: [PairFile], users: Int, total: Int) -> UserLists? {
+        var lists = UserLists()
+        lists.starts = [Int32](repeating: 0, count: users)
+        lists.counts = [Int32](repeating: 0, count: users)
+        var at: Int32 = 0
+        var current: Int32 = -1
+        for part in parts {
+            let grouped = part.keys.withUnsafeBufferPointer { keys -> Bool in
+                for k in keys {
+                    if k == current {
+                        lists.counts[Int(k)] &+= 1
+                    } else {
+                        guard lists.counts[Int(k)] == 0 else { return false }
+                        current = k
+                        lists.starts[Int(k)] = at
+                        lists.counts[Int(k)] = 1
+                    }
+                    at &+= 1
+                }
+                return true
+            }
+            guard grouped else { return nil }
+        }
+        // The parts' values, concatenated on both cores (no zero fill first).
+        var starts = [0]
+        for part in parts { starts.append(starts.last! + part.values.count) }
+        let offsets = starts
+        lists.values = [UInt64](unsafeUninitializedCapacity: total) { buffer, count in
+            let out = UnsafeSendable(buffer)
+            DispatchQueue.concurrentPerform(iterations: parts.count) { p in
+                parts[p].values.withUnsafeBufferPointer { values in
+                    guard let base = values.baseAddress else { return }
+                    (out.value.baseAddress! + offsets[p]).initialize(from: base, count: values.count)
+                }
+            }
+            count = total
+        }
+        return lists
+    }
+
+    /// Drops repeated values within each list (the first stays, order kept); returns how many.
+    private mutating func deduplicate() -> Int {
+        let users = counts.count
+        let starts = self.starts
+        var dropped = [0, 0]
+        values.withUnsafeMutableBufferPointer { valuesBuf in
+            let values = UnsafeSendable(valuesBuf)
+            counts.withUnsafeMutableBufferPointer { countsBuf in
+                let counts = UnsafeSendable(countsBuf)
+                dropped.withUnsafeMutableBufferPointer { droppedBuf in
+                    let result = UnsafeSendable(droppedBuf)
+                    DispatchQueue.concurrentPerform(iterations: 2) { h in
+                        var n = 0
+                        var seen = Set<UInt64>()
+                        for u in (h == 0 ? 0..<users / 2 : users / 2..<users) where counts.value[u] > 1 {
+                            let lo = Int(starts[u]), count = Int(counts.value[u])
+                            let list = UnsafeMutableBufferPointer(rebasing: values.value[lo..<lo + count])
+                            var kept = 1
+                            if count <= 32 {
+                                // Short lists (nearly all): a scan of the kept prefix.
+                                for k in 1..<count {
+                                    let v = list[k]
+                                    var repeated = false
+                                    for j in 0..<kept where list[j] == v {
+                                        repeated = true
+                                        break
+                                    }
+                                    if !repeated {
+                                        list[kept] = v
+                                        kept += 1
+                                    }
+                                }
+                            } else {
+                                // Long lists: a set, so a user with huge lists stays linear.
+                                seen.removeAll(keepingCapacity: true)
+                                seen.insert(list[0])
+                                for k in 1..<count where seen.insert(list[k]).inserted {
+                                    list[kept] = list[k]
+                                    kept += 1
+                                }
+                            }
+                            n += count - kept
+                            counts.value[u] = Int32(kept)
+                        }
+                        result.value[h] = n
+                    }
+                }
+            }
+        }
+        return dropped[0] + dropped[1]
+    }
+}
