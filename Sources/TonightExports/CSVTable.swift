@@ -123,6 +123,19 @@ final class CSVFile: @unchecked Sendable {
         return n
     }
 
+    /// Whether `b` holds a CR not followed by LF (a line end to the RFC 4180 reader, which the
+    /// fast paths do not handle). memchr skips files without CRs at memory speed.
+    static func hasLoneCR(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = b.baseAddress else { return false }
+        var i = 0
+        while i < b.count, let cr = memchr(base + i, 0x0D, b.count - i) {
+            let at = UnsafePointer<UInt8>(cr.assumingMemoryBound(to: UInt8.self)) - base
+            if at + 1 < b.count, b[at + 1] != 0x0A { return true }
+            i = at + 1
+        }
+        return false
+    }
+
     /// Whether a byte range holds a quote character (the fast two-column path needs none).
     func containsQuote(in range: Range<Int>) -> Bool {
         data.withUnsafeBytes { raw in

@@ -46,7 +46,15 @@ struct IDIndex: Sendable {
             let hi = Int(starts[Int(i) + 1])
             guard hi - lo == b.count else { return false }
             return arena.withUnsafeBufferPointer { a in
-                b.count == 0 || memcmp(a.baseAddress! + lo, b.baseAddress!, b.count) == 0
+                let n = b.count
+                guard n > 0 else { return true }
+                let x = UnsafeRawPointer(a.baseAddress! + lo), y = UnsafeRawPointer(b.baseAddress!)
+                // Ids of 8 to 16 bytes (most of them): two overlapping words, no call.
+                if n >= 8 && n <= 16 {
+                    return x.loadUnaligned(as: UInt64.self) == y.loadUnaligned(as: UInt64.self)
+                        && x.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+                }
+                return memcmp(x, y, n) == 0
             }
         }
     }

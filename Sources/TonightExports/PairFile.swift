@@ -192,31 +192,37 @@ struct PairRowReader {
     /// RFC 4180 reader treats as a line end: the caller then reads the part with that reader.
     mutating func readPlain(_ f: CSVFile, part: CSVFile.Part) -> Bool {
         f.withBytes(in: part.range) { b -> Bool in
+            guard !CSVFile.hasLoneCR(b) else { return false }
             let n = b.count
             var i = 0
             var line = part.firstLine
             while i < n {
-                var end = i
-                var comma = -1
-                while end < n {
-                    let c = b[end]
-                    if c == 0x0A { break }
-                    if c == 0x2C, comma < 0 { comma = end }
-                    if c == 0x0D, end + 1 < n, b[end + 1] != 0x0A { return false }
-                    end += 1
+                // The first field ends at a comma or the line's end; the second at the next.
+                var comma = i
+                while comma < n, b[comma] != 0x2C, b[comma] != 0x0A { comma += 1 }
+                var end: Int
+                var second = -1
+                if comma < n, b[comma] == 0x2C {
+                    second = comma + 1
+                    while second < n, b[second] != 0x2C, b[second] != 0x0A { second += 1 }
+                    end = second
+                    if end < n, b[end] == 0x2C {
+                        // Fields past the second are ignored, as the general reader does.
+                        end = memchr(b.baseAddress! + end, 0x0A, n - end).map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - b.baseAddress! } ?? n
+                    }
+                } else {
+                    end = comma
                 }
+                // A CR before the LF belongs to the line end.
                 var stop = end
                 if stop > i, b[stop - 1] == 0x0D { stop -= 1 }
                 if stop > i {
                     out.rows += 1
-                    if comma < 0 || comma >= stop {
+                    if second < 0 {
                         tooFew(line, 1)
                     } else {
-                        // Fields past the second are ignored, as the general reader does.
-                        var second = comma + 1
-                        while second < stop, b[second] != 0x2C { second += 1 }
                         let first = UnsafeBufferPointer(rebasing: b[i..<comma])
-                        let next = UnsafeBufferPointer(rebasing: b[(comma + 1)..<second])
+                        let next = UnsafeBufferPointer(rebasing: b[(comma + 1)..<min(second, stop)])
                         if keyColumn == 0 { row(line, first, next) } else { row(line, next, first) }
                     }
                 }

@@ -67,26 +67,39 @@ package struct TicketsLoader {
         let pairFiles = try Self.pairFiles.map { try open(dir, $0.name, optional: $0.optional) }
         let bytes = usersFile.byteCount + pairFiles.reduce(0) { $0 + ($1?.byteCount ?? 0) }
 
-        // 1. users.csv in parts, beside the ZIP points and the feed's ids.
+        // Every header first, so that a missing column is reported in file order.
         let header = try usersFile.header(required: ["user_id"])
+        let pairHeaders = try pairFiles.enumerated().map { i, file in
+            try file?.header(required: ["user_id", Self.pairFiles[i].column])
+        }
+
+        // 1. users.csv in parts, beside the ZIP points, the feed's ids and the cutting of the
+        //    pair files into parts (a pass over their 185 MB to count lines).
         let pieces = usersFile.parts(4, headerEnd: header.end, headerLines: header.lines)
         let makeZIPs = self.zips, known = self.known
-        let first = try Parallel.map(pieces.count + 2) { i -> PhaseOne in
-            // The two long jobs first: the cores then share the parts of users.csv.
+        let splits = pairFiles.indices.filter { pairFiles[$0] != nil }
+        let first = try Parallel.map(2 + splits.count + pieces.count) { i -> PhaseOne in
+            // The long jobs first: the cores then share the parts of users.csv.
             switch i {
             case 0: return .zips(try makeZIPs())
             case 1: return .known(try known())
-            default: return .users(UserRows.read(usersFile, part: pieces[i - 2], columns: header.columns))
+            case 2..<(2 + splits.count):
+                let k = splits[i - 2], file = pairFiles[k]!, h = pairHeaders[k]!
+                return .pairParts(k, file.parts(max(1, (file.byteCount + 19_999_999) / 20_000_000), headerEnd: h.end, headerLines: h.lines))
+            default:
+                return .users(UserRows.read(usersFile, part: pieces[i - 2 - splits.count], columns: header.columns))
             }
         }
         var parsed: [UserRows] = []
         var found: KnownFeedIDs?
         var points: ZIPPoints?
+        var pairParts = [[CSVFile.Part]](repeating: [], count: pairFiles.count)
         for r in first {
             switch r {
             case .users(let u): parsed.append(u)
             case .known(let k): found = k
             case .zips(let z): points = z
+            case .pairParts(let k, let parts): pairParts[k] = parts
             }
         }
         guard let ids = found, let points else { preconditionFailure("phase one lost a result") }
@@ -120,16 +133,13 @@ package struct TicketsLoader {
         let checks = [PairCheck(known: ids.artists, dropUnknown: true), PairCheck(known: ids.events, dropUnknown: false),
                       PairCheck(known: ids.events, dropUnknown: true)]
         var jobs: [(file: Int, part: CSVFile.Part, layout: PairFile.Layout)] = []
-        for (i, file) in pairFiles.enumerated() {
-            guard let file else { continue }
-            let spec = Self.pairFiles[i]
-            let h = try file.header(required: ["user_id", spec.column])
+        for (i, h) in pairHeaders.enumerated() {
+            guard let h else { continue }
+            let column = Self.pairFiles[i].column
             let layout = PairFile.Layout(
-                keyColumn: "user_id", valueColumn: spec.column, columns: h.columns,
-                value: spec.column == "event_id" ? .eventID : .integerID, check: checks[i])
-            for part in file.parts(max(1, (file.byteCount + 19_999_999) / 20_000_000), headerEnd: h.end, headerLines: h.lines) {
-                jobs.append((i, part, layout))
-            }
+                keyColumn: "user_id", valueColumn: column, columns: h.columns,
+                value: column == "event_id" ? .eventID : .integerID, check: checks[i])
+            for part in pairParts[i] { jobs.append((i, part, layout)) }
         }
         let userIndex = users.ids, work = jobs
         let read = try Parallel.map(work.count) { j in
@@ -168,6 +178,7 @@ package struct TicketsLoader {
         case users(UserRows)
         case known(KnownFeedIDs)
         case zips(ZIPPoints)
+        case pairParts(Int, [CSVFile.Part])
     }
 
     private func open(_ dir: URL, _ name: String, optional: Bool) throws -> CSVFile? {

@@ -56,31 +56,52 @@ package struct TicketsUserTable: Sendable {
     @inline(__always) static func optional(_ v: Double) -> Double? { v.isNaN ? nil : v }
 
     /// Writes user `i` exactly as `TicketsUser.encode` does.
-    func encode(_ i: Int, to w: inout BinaryWriter) {
-        ids.withBytes(of: i) { w.writeBytes($0) }
+    @inline(__always)
+    func encode(_ i: Int, to c: inout RawCursor) {
+        ids.withBytes(of: i) { c.writeBytes($0) }
         if zips.isEmpty(i) {
-            w.write(false)
+            c.write(false)
         } else {
-            w.write(true)
-            zips.withBytes(of: i) { w.writeBytes($0) }
+            c.write(true)
+            zips.withBytes(of: i) { c.writeBytes($0) }
         }
-        w.write(Self.optional(lat[i]))
-        w.write(Self.optional(lon[i]))
-        w.writeBytes(location[i])
-        w.write(Self.optional(radiusKm[i]))
-        w.write(Self.optional(maxPrice[i]))
+        c.write(Self.optional(lat[i]))
+        c.write(Self.optional(lon[i]))
+        switch location[i] {
+        case .none: c.writeText("none")
+        case .coordinates: c.writeText("coordinates")
+        case .postal: c.writeText("postal")
+        }
+        c.write(Self.optional(radiusKm[i]))
+        c.write(Self.optional(maxPrice[i]))
         favorites.withList(i) { list in
-            w.write(UInt64(list.count))
-            for v in list { w.write(Int64(bitPattern: v)) }
+            c.write(UInt64(list.count))
+            for v in list { c.write(Int64(bitPattern: v)) }
         }
-        Self.writeFixed(follows, i, to: &w)
-        Self.writeFixed(dismissed, i, to: &w)
+        follows.withList(i) { list in
+            c.write(UInt64(list.count))
+            for v in list { c.writeFixed(v) }
+        }
+        dismissed.withList(i) { list in
+            c.write(UInt64(list.count))
+            for v in list { c.writeFixed(v) }
+        }
     }
 
-    @inline(__always) private static func writeFixed(_ lists: UserLists, _ i: Int, to w: inout BinaryWriter) {
-        lists.withList(i) { list in
-            w.write(UInt64(list.count))
-            for v in list { w.writeFixed(v) }
+    /// The most bytes `encode` writes for user `i`: varints of at most 10 bytes, doubles of 9,
+    /// the longest location text.
+    @inline(__always)
+    func encodedBound(_ i: Int) -> Int {
+        let lists = favorites.count(i) * 10 + (follows.count(i) + dismissed.count(i)) * 8
+        return 110 + ids.withBytes(of: i) { $0.count } + zips.withBytes(of: i) { $0.count } + lists
+    }
+
+    /// Writes the table as the `users` binary table (rows encoded on both cores).
+    package func write(to url: URL) throws {
+        try BinaryTable.write(TicketsUser.self, count: count, table: "users", to: url) { range, w in
+            w.appendRaw(max: range.reduce(0) { $0 + encodedBound($1) }) { c in
+                for i in range { encode(i, to: &c) }
+            }
         }
     }
 
@@ -116,36 +137,6 @@ package struct TicketsUserTable: Sendable {
         return missed[0] + missed[1]
     }
 
-    /// Writes the table as the `users` binary table (rows encoded on both cores).
-    package func write(to url: URL) throws {
-        try BinaryTable.write(TicketsUser.self, count: count, table: "users", to: url) { range, w in
-            for i in range { encode(i, to: &w) }
-        }
-    }
-}
-
-extension BinaryWriter {
-    /// The location's text, length-prefixed.
-    @inline(__always)
-    mutating func writeBytes(_ location: TicketsUserTable.Location) {
-        switch location {
-        case .none: writeRaw(TicketsUserTable.locationBytes.none)
-        case .coordinates: writeRaw(TicketsUserTable.locationBytes.coordinates)
-        case .postal: writeRaw(TicketsUserTable.locationBytes.postal)
-        }
-    }
-}
-
-extension TicketsUserTable {
-    /// The encoded location texts (length prefix included).
-    static let locationBytes: (none: [UInt8], coordinates: [UInt8], postal: [UInt8]) = {
-        func encoded(_ s: String) -> [UInt8] {
-            var w = BinaryWriter(capacity: 16)
-            w.write(s)
-            return w.bytes
-        }
-        return (encoded("none"), encoded("coordinates"), encoded("postal"))
-    }()
 }
 
 /// Byte strings in one arena (row `i` is `bytes[starts[i] ..< starts[i + 1]]`).
@@ -207,4 +198,7 @@ struct UserLists: Sendable {
     }
 
     func list(_ u: Int) -> [UInt64] { withList(u) { Array($0) } }
+
+    /// The length of user `u`'s list.
+    @inline(__always) func count(_ u: Int) -> Int { u < counts.count ? Int(counts[u]) : 0 }
 }
