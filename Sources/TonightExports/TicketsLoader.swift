@@ -153,12 +153,12 @@ package struct TicketsLoader {
         for (i, file) in pairFiles.enumerated() {
             guard let file else { continue }
             let parts = (0..<jobs.count).filter { jobs[$0].file == i }.map { read[$0] }
-            let total = PairFile.merged(parts.map { var p = $0; p.keys = []; p.values = []; return p })
-            try RejectShare.check(maxRejectShare, stage: "load-tickets", file, rows: total.rows, rejects: total.rejects)
-            rows[file.name] = total.rows
-            rejects += total.rejects
-            counts["unknown-user", default: 0] += total.unknownUsers
-            counts[unknownNames[i], default: 0] += total.unknownValues
+            let fileRows = parts.reduce(0) { $0 + $1.rows }, fileRejects = parts.flatMap(\.rejects)
+            try RejectShare.check(maxRejectShare, stage: "load-tickets", file, rows: fileRows, rejects: fileRejects)
+            rows[file.name] = fileRows
+            rejects += fileRejects
+            counts["unknown-user", default: 0] += parts.reduce(0) { $0 + $1.unknownUsers }
+            counts[unknownNames[i], default: 0] += parts.reduce(0) { $0 + $1.unknownValues }
             let (lists, duplicates) = UserLists.grouping(parts, users: users.count)
             switch i {
             case 0:

@@ -33,6 +33,7 @@ struct PipelineBench: ParsableCommand {
         var durations: [String: [Double]] = [:]
         var peaks: [Double] = []
         var rows: [String: [String: Int]] = [:]
+        var inputBytes: [String: Double] = [:]
         var order: [String] = []
         for i in 0..<runs {
             let m = try ChildProcess.run([tonight, "run", "--force", "--inputs", dir.path, "--work", work.path, "--out", work.appendingPathComponent("out").path, "--log-format", "json"])
@@ -46,6 +47,7 @@ struct PipelineBench: ParsableCommand {
                 if let r = store.record(run: id, stage: s.stage) {
                     durations[s.stage, default: []].append(r.durationSeconds)
                     rows[s.stage] = r.rows
+                    if let b = r.details["inputBytes"].flatMap(Double.init) { inputBytes[s.stage] = b }
                 }
             }
             FileHandle.standardError.write(Data("  run \(i + 1)/\(runs) done\n".utf8))
@@ -63,6 +65,9 @@ struct PipelineBench: ParsableCommand {
             if let n = rows[stage]?[key], let d = durations[stage], median(d) > 0 {
                 print(String(format: "%@: %d %@ in %.2f s = %.0f %@/s", stage, n, key, median(d), Double(n) / median(d), key))
             }
+        }
+        if let b = inputBytes["load-tickets"], let d = durations["load-tickets"], median(d) > 0 {
+            print(String(format: "load-tickets: %.1f MB in %.2f s = %.0f MB/s (goal >= 150 MB/s)", b / 1e6, median(d), b / 1e6 / median(d)))
         }
         print(String(format: "whole run peak memory (median): %.0f MB", median(peaks) / 1_048_576))
     }
