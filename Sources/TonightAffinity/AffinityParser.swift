@@ -72,15 +72,16 @@ package struct AffinityParser {
                         Self.fnv1a(UnsafeBufferPointer(rebasing: kb[Int(part.starts[i])..<Int(part.starts[i + 1])]))
                     }
                 }
+                // Chains of equal hashes, first artist first.
+                part.byKeyHash.reserveCapacity(n)
+                part.next = [Int32](repeating: -1, count: n)
+                for i in stride(from: n - 1, through: 0, by: -1) {
+                    if let first = part.byKeyHash.updateValue(Int32(i), forKey: part.hashes[i]) { part.next[i] = first }
+                }
             }
             return part
         }
-        var byKeyHash: [UInt64: Int32] = [:]
-        byKeyHash.reserveCapacity(n)
-        var next = [Int32](repeating: -1, count: n)
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            if let first = byKeyHash.updateValue(Int32(i), forKey: parts[2].hashes[i]) { next[i] = first }
-        }
+        let byKeyHash = parts[2].byKeyHash, next = parts[2].next
         index = parts[0].index
         nameBytes = parts[1].bytes
         nameStart = parts[1].starts
@@ -95,6 +96,8 @@ package struct AffinityParser {
         var bytes: [UInt8] = []
         var starts: [Int32] = [0]
         var hashes: [UInt64] = []
+        var byKeyHash: [UInt64: Int32] = [:]
+        var next: [Int32] = []
     }
 
     /// The artist ids whose normalised name equals the key of `name`, in feed order.
@@ -140,26 +143,107 @@ package struct AffinityParser {
         }
     }
 
-    package func parse(_ all: UnsafeBufferPointer<UInt8>, path: String) throws -> AffinityResult {
+    /// Parses the file's bytes; `split` (the default) reads two halves on the two cores, with
+    /// the same result as one pass (tested).
+    package func parse(_ all: UnsafeBufferPointer<UInt8>, path: String, split: Bool = true) throws -> AffinityResult {
+        // A UTF-8 byte order mark.
+        let begin = all.count >= 3 && all[0] == 0xEF && all[1] == 0xBB && all[2] == 0xBF ? 3 : 0
+        // Two halves on the two cores, cut where a block starts: a block never spans the cut,
+        // so each half reads exactly as it would in one pass (an open block at the end of the
+        // first half is unterminated, which the header after the cut would also have said).
+        var pieces = [(range: begin..<all.count, firstLine: 1)]
+        if split, let cut = Self.blockStart(in: all, after: begin + (all.count - begin) / 2) {
+            pieces = [(begin..<cut, 1), (cut..<all.count, 1 + Self.lineFeeds(UnsafeBufferPointer(rebasing: all[..<cut])))]
+        }
+        let shared = UnsafeSendable(all), ranges = pieces
+        let parts = try Parallel.map(ranges.count) { i in
+            parsePart(shared.value, range: ranges[i].range, firstLine: ranges[i].firstLine)
+        }
         var counts: [String: Int] = [:]
         var rejects: [AffinityReject] = []
         var unknownSources: [String] = []
-        var raw: [AffinityEdge] = []  // every resolved (source, target, score), duplicates included
-        raw.reserveCapacity(all.count / 40)
+        // Every resolved (source, target, score), duplicates included: each part sorted its
+        // own on its core; the sorted runs are merged below.
+        var runs = parts.map { $0.raw[...] }
+        var blocks = 0
+        var lines = 0
+        for part in parts {
+            for (k, v) in part.counts { counts[k, default: 0] += v }
+            rejects += part.rejects
+            unknownSources += part.unknownSources
+            blocks += part.blocks
+            lines += part.lines
+        }
+
+        let rejected = (counts["bad-score"] ?? 0) + (counts["bad-line"] ?? 0)
+        if Double(rejected) > maxRejectShare * Double(max(lines, 1)) && rejected > 0 {
+            throw TonightError(
+                .invalidInput,
+                "\(rejected) of \(lines) recommendation lines rejected, more than \(Int(maxRejectShare * 100)) %",
+                file: path, line: rejects.first?.line, hint: "see the rejects file; is this the affinity feed?")
+        }
+        // Sorted by (source, target, score descending): the first of each pair is the best.
+        while runs.count > 1 {
+            var a = runs.removeFirst(), b = runs.removeFirst()
+            var merged: [AffinityEdge] = []
+            merged.reserveCapacity(a.count + b.count)
+            while let x = a.first, let y = b.first {
+                if Self.before(y, x) { merged.append(b.removeFirst()) } else { merged.append(a.removeFirst()) }
+            }
+            merged += a
+            merged += b
+            runs.insert(merged[...], at: 0)
+        }
+        let sorted = runs.first ?? []
+        var edges: [AffinityEdge] = []
+        edges.reserveCapacity(sorted.count)
+        for e in sorted {
+            if let last = edges.last, last.source == e.source, last.target == e.target {
+                counts["duplicate-pair", default: 0] += 1
+                continue
+            }
+            edges.append(e)
+        }
+        if edges.isEmpty {
+            throw TonightError(
+                .invalidInput, "no affinity edge resolves to the feed's artists (\(blocks) blocks read)", file: path,
+                hint: "check that the affinity file and the feed are from the same delivery")
+        }
+        return AffinityResult(
+            edges: edges, rejects: rejects, counts: counts, unknownSources: unknownSources, blocks: blocks,
+            recommendationLines: lines)
+    }
+
+    /// What one piece of the file gives.
+    private struct Partial: Sendable {
+        var counts: [String: Int] = [:]
+        var rejects: [AffinityReject] = []
+        var unknownSources: [String] = []
+        var raw: [AffinityEdge] = []
+        var blocks = 0
+        var lines = 0
+    }
+
+    /// Reads the lines of `all[range]`, the first of which is line `firstLine`.
+    private func parsePart(_ all: UnsafeBufferPointer<UInt8>, range: Range<Int>, firstLine: Int) -> Partial {
+        var counts: [String: Int] = [:]
+        var rejects: [AffinityReject] = []
+        var unknownSources: [String] = []
+        var raw: [AffinityEdge] = []
+        raw.reserveCapacity(range.count / 40)
         var blocks = 0
         var lines = 0
         var sources: [Int64]? = nil  // nil: outside a block; []: a block whose source is unknown
-        var lineNo = 0
-        var start = 0
-        // A UTF-8 byte order mark.
-        if all.count >= 3, all[0] == 0xEF, all[1] == 0xBB, all[2] == 0xBF { start = 3 }
+        var lineNo = firstLine - 1
+        var start = range.lowerBound
+        let stop = range.upperBound
         func reject(_ reason: String, _ detail: String) {
             counts[reason, default: 0] += 1
             rejects.append(AffinityReject(line: lineNo, reason: reason, detail: detail))
         }
-        while start < all.count {
+        while start < stop {
             var end = start
-            while end < all.count && all[end] != 0x0A { end += 1 }
+            while end < stop && all[end] != 0x0A { end += 1 }
             lineNo += 1
             var lo = start
             var hi = end
@@ -233,33 +317,47 @@ package struct AffinityParser {
             }
         }
         if sources != nil { counts["unterminated-block", default: 0] += 1 }
+        raw.sort(by: Self.before)
+        return Partial(counts: counts, rejects: rejects, unknownSources: unknownSources, raw: raw, blocks: blocks, lines: lines)
+    }
 
-        let rejected = (counts["bad-score"] ?? 0) + (counts["bad-line"] ?? 0)
-        if Double(rejected) > maxRejectShare * Double(max(lines, 1)) && rejected > 0 {
-            throw TonightError(
-                .invalidInput,
-                "\(rejected) of \(lines) recommendation lines rejected, more than \(Int(maxRejectShare * 100)) %",
-                file: path, line: rejects.first?.line, hint: "see the rejects file; is this the affinity feed?")
-        }
-        // Sorted by (source, target, score descending): the first of each pair is the best.
-        raw.sort { ($0.source, $0.target, $1.score) < ($1.source, $1.target, $0.score) }
-        var edges: [AffinityEdge] = []
-        edges.reserveCapacity(raw.count)
-        for e in raw {
-            if let last = edges.last, last.source == e.source, last.target == e.target {
-                counts["duplicate-pair", default: 0] += 1
-                continue
+    /// The order of edges: by source, target, then score descending (the first of each pair
+    /// is the best).
+    @inline(__always)
+    static func before(_ x: AffinityEdge, _ y: AffinityEdge) -> Bool {
+        (x.source, x.target, y.score) < (y.source, y.target, x.score)
+    }
+
+    /// The start of the first line after `from` that begins with the block header, if any.
+    static func blockStart(in all: UnsafeBufferPointer<UInt8>, after from: Int) -> Int? {
+        var i = from
+        while i < all.count, let nl = memchr(all.baseAddress! + i, 0x0A, all.count - i) {
+            let lineStart = UnsafePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - all.baseAddress! + 1
+            if all.count - lineStart >= header.count, memcmp(all.baseAddress! + lineStart, header, header.count) == 0 {
+                return lineStart
             }
-            edges.append(e)
+            i = lineStart
         }
-        if edges.isEmpty {
-            throw TonightError(
-                .invalidInput, "no affinity edge resolves to the feed's artists (\(blocks) blocks read)", file: path,
-                hint: "check that the affinity file and the feed are from the same delivery")
+        return nil
+    }
+
+    /// How many LF bytes `b` holds, eight at a time (as `CSVFile.lineFeeds`).
+    static func lineFeeds(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = b.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F, lf: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+        var n = 0
+        var i = 0
+        while i + 8 <= b.count {
+            let y = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ lf
+            n &+= (~(((y & low7) &+ low7) | y | low7)).nonzeroBitCount
+            i += 8
         }
-        return AffinityResult(
-            edges: edges, rejects: rejects, counts: counts, unknownSources: unknownSources, blocks: blocks,
-            recommendationLines: lines)
+        while i < b.count {
+            if b[i] == 0x0A { n += 1 }
+            i += 1
+        }
+        return n
     }
 
     static func parseID(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {

@@ -30,14 +30,14 @@ package struct ParseAffinityStage: Stage {
         let result = try parser.parse(context.files["affinity"]!)
         let t3 = Date()
         context.logger.debug("parse-affinity phases", metadata: ["read": "\(t1.timeIntervalSince(t0))", "index": "\(t2.timeIntervalSince(t1))", "parse": "\(t3.timeIntervalSince(t2))"])
-        if ProcessInfo.processInfo.environment["TONIGHT_TRACE"] != nil {
-            FileHandle.standardError.write(Data("parse-affinity trace: read \(t1.timeIntervalSince(t0)) index \(t2.timeIntervalSince(t1)) parse \(t3.timeIntervalSince(t2))\n".utf8))
-        }
         let out = context.outputDirectory
         try BinaryTable.write(result.edges, table: "edges", to: out.appendingPathComponent("edges.bin"))
         try writeNDJSON(result.rejects, to: out.appendingPathComponent("rejects.ndjson")) { r, w in r.writeJSON(to: &w) }
         try FileIO.write(result.unknownSources.map { $0 + "\n" }.joined(), to: out.appendingPathComponent("unknown-sources.txt"))
         var outcome = StageOutcome()
+        for (phase, from, to) in [("read", t0, t1), ("index", t1, t2), ("parse", t2, t3)] {
+            outcome.details["seconds." + phase] = String(format: "%.3f", to.timeIntervalSince(from))
+        }
         outcome.rows = ["edges": result.edges.count, "blocks": result.blocks, "lines": result.recommendationLines]
         for (k, v) in result.counts {
             if k == "bad-score" || k == "bad-line" { outcome.rejects[k] = v } else { outcome.warnings[k] = v }

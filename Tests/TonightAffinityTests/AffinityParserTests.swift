@@ -115,3 +115,39 @@ import TonightCore
         }
     }
 }
+
+extension AffinityParserTests {
+    /// The file is read in two halves cut where a block starts: every count, reject line,
+    /// unknown source and edge must be what one pass gives, wherever the cut falls (blocks
+    /// left open before it, rejects after it, repeated pairs across it, CRLF, a BOM).
+    @Test(arguments: [0, 1, 2, 3, 4, 5])
+    func twoHalvesReadAsOnePass(_ shape: Int) throws {
+        var text = shape % 2 == 0 ? "\u{FEFF}" : ""
+        let end = shape >= 4 ? "\r\n" : "\n"
+        for b in 0..<40 {
+            let source = ["Battle At the Boat", "Showtime Boxing", "Nobody Known", "twin", "Beyoncé"][b % 5]
+            text += "Recommended artists for \(source)" + end
+            text += "859485,Showtime Boxing,0.\(b + 10)" + end
+            text += "1333908,MMA – Mixed Martial Arts,0.5" + end
+            if b % 7 == shape { text += "5,\"Crosby, Stills & Nash\",1.5" + end }  // bad score
+            if b % 9 == shape { text += "short line" + end }
+            if b % 6 == 0 { text += "424242,Nobody,0.3" + end }  // unknown target
+            if b % 4 != shape % 4 { text += "-----" + end }  // some blocks left open
+            if b % 11 == 3 { text += "-----" + end }  // a terminator outside a block
+        }
+        var p = AffinityParser(artists: Self.artists)
+        p.maxRejectShare = 1
+        let bytes = Array(text.utf8)
+        let (halves, one, cut) = try bytes.withUnsafeBufferPointer {
+            (try p.parse($0, path: "a.txt"), try p.parse($0, path: "a.txt", split: false),
+             AffinityParser.blockStart(in: $0, after: $0.count / 2))
+        }
+        #expect(cut != nil)  // the file was really read in two halves
+        #expect(halves.edges == one.edges)
+        #expect(halves.counts == one.counts)
+        #expect(halves.rejects.map { "\($0.line) \($0.reason)" } == one.rejects.map { "\($0.line) \($0.reason)" })
+        #expect(halves.unknownSources == one.unknownSources)
+        #expect(halves.blocks == one.blocks && halves.recommendationLines == one.recommendationLines)
+        #expect(one.counts["unterminated-block", default: 0] > 0 && !one.rejects.isEmpty && one.counts["duplicate-pair", default: 0] > 0)
+    }
+}
