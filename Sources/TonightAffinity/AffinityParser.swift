@@ -153,7 +153,7 @@ package struct AffinityParser {
         // first half is unterminated, which the header after the cut would also have said).
         var pieces = [(range: begin..<all.count, firstLine: 1)]
         if split, let cut = Self.blockStart(in: all, after: begin + (all.count - begin) / 2) {
-            pieces = [(begin..<cut, 1), (cut..<all.count, 1 + Self.lineFeeds(UnsafeBufferPointer(rebasing: all[..<cut])))]
+            pieces = [(begin..<cut, 1), (cut..<all.count, 1 + ByteScan.lineFeeds(UnsafeBufferPointer(rebasing: all[..<cut])))]
         }
         let shared = UnsafeSendable(all), ranges = pieces
         let parts = try Parallel.map(ranges.count) { i in
@@ -339,25 +339,6 @@ package struct AffinityParser {
             i = lineStart
         }
         return nil
-    }
-
-    /// How many LF bytes `b` holds, eight at a time (as `CSVFile.lineFeeds`).
-    static func lineFeeds(_ b: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = b.baseAddress else { return 0 }
-        let raw = UnsafeRawPointer(base)
-        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F, lf: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
-        var n = 0
-        var i = 0
-        while i + 8 <= b.count {
-            let y = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ lf
-            n &+= (~(((y & low7) &+ low7) | y | low7)).nonzeroBitCount
-            i += 8
-        }
-        while i < b.count {
-            if b[i] == 0x0A { n += 1 }
-            i += 1
-        }
-        return n
     }
 
     static func parseID(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonightCore
 @testable import TonightExports
 
 @Suite struct CSVReaderTests {
@@ -120,7 +121,7 @@ import Testing
             // Bytes near 0x0A (0x0A ± small, 0x8A, 0x0B…) where a carry could fake a match.
             let pool: [UInt8] = [0x0A, 0x0B, 0x09, 0x8A, 0x00, 0xFF, 0x7F, 0x80, 0x2C, 0x41]
             let bytes = (0..<length).map { _ in pool.randomElement(using: &rng)! }
-            let count = bytes.withUnsafeBufferPointer { CSVFile.lineFeeds($0) }
+            let count = bytes.withUnsafeBufferPointer { ByteScan.lineFeeds($0) }
             #expect(count == bytes.filter { $0 == 0x0A }.count, "length \(length)")
         }
     }
