@@ -124,3 +124,18 @@ extension TicketsLoaderTests {
         #expect(withCR.users.count == 203)
     }
 }
+
+extension TicketsLoaderTests {
+    /// Header-only exports (a new app with no users yet): an empty table, written and read
+    /// back as an empty `users` table; no pair file is required to have rows.
+    @Test func anExportWithNoUsers() throws {
+        let dir = directory([
+            "users.csv": "user_id,home_zip\n", "favorites.csv": "user_id,artist_id\n", "follows.csv": "user_id,event_id\r\n",
+        ])
+        let r = try loader.load(directory: dir)
+        #expect(r.users.count == 0 && r.rejects.isEmpty && r.rows["users.csv"] == 0)
+        let url = dir.appendingPathComponent("users.bin")
+        try r.users.write(to: url)
+        #expect(try BinaryTable.read(TicketsUser.self, table: "users", from: url).isEmpty)
+    }
+}
