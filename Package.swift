@@ -83,7 +83,7 @@ let package = Package(
             dependencies: ["TonightFeed", "TonightCore", "TonightGenerator"],
             resources: [.copy("Resources")]),
         .testTarget(name: "TonightSnapshotTests", dependencies: ["TonightSnapshot"]),
-        .testTarget(name: "TonightCoreTests", dependencies: ["TonightCore"]),
+        .testTarget(name: "TonightCoreTests", dependencies: ["TonightCore", "TonightGenerator"]),
         .testTarget(name: "TonightAffinityTests", dependencies: ["TonightAffinity", "TonightCore"]),
         .testTarget(name: "TonightExportsTests", dependencies: ["TonightExports", "TonightGeo", "TonightCore", "TonightGenerator"]),
         .testTarget(name: "TonightGeoTests", dependencies: ["TonightGeo", "TonightFeed", "TonightCore"]),

@@ -96,21 +96,6 @@ package struct BinaryWriter: Sendable {
 
     package mutating func writeRaw(_ raw: some Sequence<UInt8>) { bytes.append(contentsOf: raw) }
 
-    /// Raw bytes (a concrete overload: the hot loops of other modules call it per row).
-    @inline(__always)
-    package mutating func writeRaw(_ raw: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: raw) }
-
-    /// Raw bytes of an array (concrete, as above).
-    @inline(__always)
-    package mutating func writeRaw(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
-
-    /// A length-prefixed byte string: what `write(_: String)` writes for the same UTF-8.
-    @inline(__always)
-    package mutating func writeBytes(_ b: UnsafeBufferPointer<UInt8>) {
-        write(UInt64(b.count))
-        bytes.append(contentsOf: b)
-    }
-
     /// Appends up to `max` bytes written through a cursor (no capacity check per value): for
     /// hot encoders that know a bound for what they write.
     package mutating func appendRaw(max: Int, _ body: (inout RawCursor) -> Void) {
@@ -189,7 +174,7 @@ package struct RawCursor {
         p += b.count
     }
 
-    /// A length-prefixed byte string, as `BinaryWriter.writeBytes`.
+    /// A length-prefixed byte string, as `BinaryWriter.write(_: String)` for the same UTF-8.
     @inline(__always) package mutating func writeBytes(_ b: UnsafeBufferPointer<UInt8>) {
         write(UInt64(b.count))
         writeRaw(b)

@@ -2,10 +2,11 @@ import Dispatch
 import TonightCore
 
 extension UserLists {
-    /// The pairs of a file's parts (in file order) as one list per user: a counting sort run
-    /// on both cores (a histogram per part, offsets per user and part, a scatter per part), so
-    /// each user's values keep file order; then repeats within a user are dropped (the first
-    /// stays). `duplicates` is how many were dropped.
+    /// The pairs of a file's parts (in file order) as one list per user, each user's values in
+    /// file order: taken as they are when every user's rows are one run (`inRuns`), else by a
+    /// counting sort on both cores (a histogram per part, offsets per user and part, a scatter
+    /// per part). Then repeats within a user are dropped (the first stays); `duplicates` is
+    /// how many were dropped.
     static func grouping(_ parts: [PairFile], users: Int) -> (lists: UserLists, duplicates: Int) {
         let total = parts.reduce(0) { $0 + $1.keys.count }
         precondition(total < Int(Int32.max), "at most 2^31 - 1 pairs per export file")

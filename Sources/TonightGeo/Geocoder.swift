@@ -89,12 +89,17 @@ package final class Geocoder: Sendable {
         return zip.withUTF8 { place(zipBytes: $0) }
     }
 
-    /// `place(zip:)` on the ZIP's UTF-8 bytes (the loaders call it per row without a String).
-    package func place(zipBytes b: UnsafeBufferPointer<UInt8>) -> Placement {
-        guard let at = Self.zip5Start(b) else { return .none }
+    /// The five-digit ZIP of `b` as a number (0–99999), or nil when `b` is not a US ZIP.
+    static func zip5Number(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let at = zip5Start(b) else { return nil }
         var n = 0
         for k in at..<at + 5 { n = n * 10 + Int(b[k] &- 0x30) }
-        guard let hit = zips[n] else { return .none }
+        return n
+    }
+
+    /// `place(zip:)` on the ZIP's UTF-8 bytes (the loaders call it per row without a String).
+    package func place(zipBytes b: UnsafeBufferPointer<UInt8>) -> Placement {
+        guard let n = Self.zip5Number(b), let hit = zips[n] else { return .none }
         return Placement(lat: hit.lat, lon: hit.lon, precision: .postal, timeZone: hit.timeZone)
     }
 

@@ -30,12 +30,14 @@ package struct ZIPPoints: Sendable {
     package static func load(_ url: URL) throws -> ZIPPoints {
         var points = ZIPPoints()
         let text = try GeoTable.text(url)
-        for line in text.split(separator: UInt8(ascii: "\n")) where line.first == UInt8(ascii: "Z") {
+        for (k, line) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+        where line.first == UInt8(ascii: "Z") {
             let f = line.split(separator: UInt8(ascii: "\t"), maxSplits: 4, omittingEmptySubsequences: false)
             guard f.count >= 4, f[1].count == 5, let n = Int(String(decoding: f[1], as: UTF8.self)),
                 let la = Double(String(decoding: f[2], as: UTF8.self)), let lo = Double(String(decoding: f[3], as: UTF8.self))
             else {
-                throw TonightError(.internal, "corrupt ZIP line in the geocoding table", file: url.path)
+                throw TonightError(.internal, "corrupt ZIP line in the geocoding table", file: url.path, line: k + 1,
+                                   hint: "rebuild the table with scripts/build-geotable.py")
             }
             points.lat[n] = la
             points.lon[n] = lo
@@ -54,9 +56,7 @@ package struct ZIPPoints: Sendable {
     /// The internal point of a US ZIP (the forms of `Geocoder.zip5`), or nil.
     @inline(__always)
     package func point(zipBytes b: UnsafeBufferPointer<UInt8>) -> (lat: Double, lon: Double)? {
-        guard let at = Geocoder.zip5Start(b) else { return nil }
-        var n = 0
-        for k in at..<at + 5 { n = n * 10 + Int(b[k] &- 0x30) }
+        guard let n = Geocoder.zip5Number(b) else { return nil }
         let la = lat[n]
         return la.isNaN ? nil : (la, lon[n])
     }

@@ -17,7 +17,6 @@ package struct LoadTicketsStage: Stage {
     package let tables = ["users", "rejects"]
 
     package func run(_ context: StageContext) throws -> StageOutcome {
-        let began = DispatchTime.now().uptimeNanoseconds
         func seconds(since t: UInt64) -> String { String(format: "%.2f", Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9) }
         let feedDir = context.upstream["parse-feed"]!
         // The feed's ids are read on one core while users.csv is parsed on the other.
@@ -29,7 +28,6 @@ package struct LoadTicketsStage: Stage {
             return KnownFeedIDs(artists: IntegerSet(artists), events: IntegerSet(events))
         }
         loader.maxRejectShare = context.config.double("exports.maxRejectShare")
-        let prepared = seconds(since: began)
         let loadStart = DispatchTime.now().uptimeNanoseconds
         let export = try loader.load(directory: context.inputsDirectory.appendingPathComponent("tickets"))
         let loaded = seconds(since: loadStart)
@@ -43,7 +41,6 @@ package struct LoadTicketsStage: Stage {
         outcome.warnings = export.counts
         for r in export.rejects { outcome.rejects[r.reason, default: 0] += 1 }
         outcome.details["inputBytes"] = String(export.bytes)
-        outcome.details["seconds.prepare"] = prepared
         outcome.details["seconds.load"] = loaded
         for (phase, t) in export.seconds { outcome.details["seconds.load." + phase] = String(format: "%.2f", t) }
         outcome.details["seconds.write"] = seconds(since: writeStart)

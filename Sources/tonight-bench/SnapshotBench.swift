@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TonightCore
+import TonightGenerator
 import TonightSnapshot
 
 /// Snapshot writing and reading at full size: an explore-shaped dataset of 1,000,000 users
@@ -19,16 +20,11 @@ struct SnapshotBench: ParsableCommand {
     @Flag(help: "Skip the zstd command-line baselines.") var noBaseline = false
     @Option(help: "zstd level (the pipeline's default, snapshot.compressionLevel, is 1).") var level: Int32 = 1
 
-    /// A deterministic generator (SplitMix64) so every run writes the same bytes.
+    /// A deterministic generator (the generator's SplitMix64) so every run writes the same bytes.
     struct Mix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        private var source: SplitMix64
+        init(state: UInt64) { source = SplitMix64(seed: state) }
+        mutating func next() -> UInt64 { source.next() }
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
         mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TonightCore
+import TonightGenerator
 
 /// The JSON writers' number text: what `Double.description` prints (shortest round trip),
 /// whether written token by token (`JSONWriter`) or through a raw cursor (`JSONCursor`).
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func randomNumbersRoundTrip() {
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         for _ in 0..<20_000 {
             let v = Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF) * (rng.next() & 1 == 0 ? 1 : -1)
             let text = Self.cursorText(v)
@@ -80,15 +81,3 @@ import Testing
     }
 }
 
-/// A small deterministic generator for the tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -49,6 +49,20 @@ import TonightCore
     }
 }
 
+/// Every record of `pieces` of `f`, as "line:field|field|…".
+func records(_ f: CSVFile, _ pieces: [CSVFile.Part]) -> [String] {
+    pieces.flatMap { p in
+        f.withRecords(in: p) { reader -> [String] in
+            var out: [String] = []
+            var rec = CSVReader.Record()
+            while reader.next(into: &rec) {
+                out.append("\(rec.line):" + rec.fields.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "|"))
+            }
+            return out
+        }
+    }
+}
+
 /// Splitting a file into parts at record boundaries never cuts a quoted line break, and the
 /// parts give the same records, lines included, as one pass.
 @Suite struct CSVPartsTests {
@@ -62,18 +76,7 @@ import TonightCore
         try Data(text.utf8).write(to: url)
         let f = try CSVFile(url)
         let header = try f.header(required: ["user_id"])
-        func read(_ pieces: [CSVFile.Part]) -> [String] {
-            pieces.flatMap { p in
-                f.withRecords(in: p) { reader -> [String] in
-                    var out: [String] = []
-                    var rec = CSVReader.Record()
-                    while reader.next(into: &rec) {
-                        out.append("\(rec.line):" + rec.fields.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "|"))
-                    }
-                    return out
-                }
-            }
-        }
+        func read(_ pieces: [CSVFile.Part]) -> [String] { records(f, pieces) }
         let one = read(f.parts(1, headerEnd: header.end, headerLines: header.lines))
         let many = f.parts(parts, headerEnd: header.end, headerLines: header.lines)
         #expect(many.count == parts)
@@ -95,18 +98,7 @@ import TonightCore
         try Data(text.utf8).write(to: url)
         let f = try CSVFile(url)
         let header = try f.header(required: ["user_id"])
-        func read(_ pieces: [CSVFile.Part]) -> [String] {
-            pieces.flatMap { p in
-                f.withRecords(in: p) { reader -> [String] in
-                    var out: [String] = []
-                    var rec = CSVReader.Record()
-                    while reader.next(into: &rec) {
-                        out.append("\(rec.line):" + rec.fields.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "|"))
-                    }
-                    return out
-                }
-            }
-        }
+        func read(_ pieces: [CSVFile.Part]) -> [String] { records(f, pieces) }
         let one = read(f.parts(1, headerEnd: header.end, headerLines: header.lines))
         let many = f.parts(parts, headerEnd: header.end, headerLines: header.lines)
         #expect(many.count == min(parts, 34) || parts > 30)
