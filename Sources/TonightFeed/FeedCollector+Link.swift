@@ -3,17 +3,31 @@ import TonightCore
 extension FeedCollector {
     /// Resolves references once every section is read (the parser must not depend on the
     /// order of sections): unknown venues reject the event, unknown artists and categories
-    /// are dropped from the record and counted.
-    mutating func link() {
+    /// (of events and of artists) are dropped from the record and counted.
+    /// The artists' and categories' own references (parents, artist categories): run
+    /// before those tables are handed out, since they are final once this is done.
+    mutating func linkReferenceTables() {
         let categoryIDs = keptIDs(.categories)
         for i in categories.indices {
-            // A parent that is not in this feed is kept (category ids are stable across
-            // feeds and the roots are well known) but counted.
-            if let p = categories[i].parent, !categoryIDs.contains(p) { warn("unknown-parent-category") }
+            // A parent that is not in this feed is dropped and counted: no published record
+            // points at a category the snapshot does not hold.
+            if let p = categories[i].parent, !categoryIDs.contains(p) {
+                categories[i].parent = nil
+                warn("unknown-parent-category")
+            }
         }
         for i in artists.indices {
-            if let c = artists[i].category, !categoryIDs.contains(c) { warn("unknown-artist-category") }
+            // Dropped, as for events: no published record may point at a missing category.
+            if let c = artists[i].category, !categoryIDs.contains(c) {
+                artists[i].category = nil
+                warn("unknown-artist-category")
+            }
         }
+    }
+
+    /// The events' references: run after `linkReferenceTables`.
+    mutating func link() {
+        let categoryIDs = keptIDs(.categories)
         let artistIDs = keptIDs(.artists)
         let venueIDs = keptIDs(.venues)
         // Compacted in place: kept events move down over rejected ones.

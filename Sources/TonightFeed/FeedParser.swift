@@ -103,7 +103,8 @@ package enum FeedParser {
             c.unknownElements[name] = count
         }
         if !c.unknownElements.isEmpty { c.warnings["unknown-element"] = c.unknownElements.count }
-        // Linking only counts warnings on these three: they are final now.
+        // Artists, venues and categories are final once their own references are resolved.
+        c.linkReferenceTables()
         referenceTablesReady?(c.artists, c.venues, c.categories)
         c.link()
         let linkDone = DispatchTime.now().uptimeNanoseconds

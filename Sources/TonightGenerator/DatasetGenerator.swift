@@ -44,7 +44,10 @@ package struct DatasetGenerator: Sendable {
     package func generate(into out: URL) throws -> GeneratedInfo {
         let root = SplitMix64(seed: seed)
         let geo = GeoTable.bundled
-        let feed = FeedGenerator(scale: scale, asOf: asOf, rng: root.fork(1), geo: geo).generate()
+        let database = try TimeZoneDatabase.system()
+        var zones: [String: ZoneRules] = [:]
+        for name in Set(geo.places.map(\.timeZone) + geo.zips.map(\.timeZone)) { zones[name] = try database.rules(name) }
+        let feed = FeedGenerator(scale: scale, asOf: asOf, rng: root.fork(1), geo: geo, zones: zones).generate()
         try FileIO.createDirectory(out.appendingPathComponent("tickets"))
         try FileIO.createDirectory(out.appendingPathComponent("playmate"))
         var planted: [PlantedFault] = []

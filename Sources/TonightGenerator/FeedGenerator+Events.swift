@@ -6,7 +6,6 @@ extension FeedGenerator {
     func makeEvents(
         _ rng: inout SplitMix64, artists: [GeneratedFeed.Artist], popularity: [Int], venues: [GeneratedFeed.Venue]
     ) -> [GeneratedFeed.Event] {
-        var zones: [String: TimeZone] = [:]
         var ids = Set<UInt64>()
         var events: [GeneratedFeed.Event] = []
         events.reserveCapacity(scale.events)
@@ -28,12 +27,10 @@ extension FeedGenerator {
             let asOfDay = Int(asOf / 86_400)
             let day = tiny ? asOfDay + [0, 0, 1, 2, 3, 5, 9, 14, 20, 33, 59, 70][n % 12] : asOfDay + rng.int(-30...365)
             let localSeconds = (19 * 3600) + rng.int(0...5) * 1800
-            let tzName = venue.timeZone ?? "America/New_York"
-            let tz = zones[tzName] ?? TimeZone(identifier: tzName) ?? TimeZone(identifier: "UTC")!
-            zones[tzName] = tz
             let localInstant = Int64(day) * 86_400 + Int64(localSeconds)
-            let offset = Int64(tz.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(localInstant - 5 * 3600))))
-            let startsAt = localInstant - offset
+            // Evening local time by the system's time zone database (as the geocode stage reads it).
+            let startsAt = (zones[venue.timeZone ?? "America/New_York"] ?? zones["America/New_York"])?.utc(local: localInstant)
+                ?? localInstant + 5 * 3600
             let tba = !tiny && rng.chance(0.03)
             var e = GeneratedFeed.Event(
                 id: id, name: eventName(&rng, head.name), artists: performers, category: head.category,

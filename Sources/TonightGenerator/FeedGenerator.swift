@@ -7,6 +7,8 @@ struct FeedGenerator {
     let asOf: Int64
     var rng: SplitMix64
     let geo: GeoTable
+    /// The rules of every zone the table names.
+    let zones: [String: ZoneRules]
 
     func generate() -> GeneratedFeed {
         var rng = self.rng

@@ -75,6 +75,14 @@ package final class GeoTable: Sendable {
         return bytes
     }
 
+    /// The IANA time zone names a table file uses (its `T` lines), read without loading
+    /// the rest: what the geocode stage's local times depend on.
+    package static func zoneNames(_ url: URL) throws -> [String] {
+        try text(url).split(separator: UInt8(ascii: "\n")).filter { $0.first == UInt8(ascii: "T") }.map { line in
+            String(decoding: line.dropFirst(2), as: UTF8.self)
+        }
+    }
+
     /// Loads a table file (zstd-compressed TSV).
     package static func load(_ url: URL) throws -> GeoTable {
         let bytes = try text(url)

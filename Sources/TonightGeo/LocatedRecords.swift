@@ -70,26 +70,3 @@ package struct LocatedEvent: Sendable, Equatable, BinaryRecord {
         event.writeJSON(to: &w, localStart: localStart, timeZone: timeZone)
     }
 }
-
-/// UTC offsets by IANA zone, cached (Foundation's TimeZone is costly to create).
-package final class ZoneOffsets: @unchecked Sendable {
-    private var zones: [String: TimeZone] = [:]
-    private let lock = NSLock()
-
-    package init() {}
-
-    /// The wall-clock time in `zone` at UTC instant `t` (seconds since the epoch).
-    package func local(_ t: Int64, in zone: String) -> Int64? {
-        lock.lock()
-        defer { lock.unlock() }
-        let tz: TimeZone
-        if let z = zones[zone] {
-            tz = z
-        } else {
-            guard let z = TimeZone(identifier: zone) else { return nil }
-            zones[zone] = z
-            tz = z
-        }
-        return t + Int64(tz.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(t))))
-    }
-}

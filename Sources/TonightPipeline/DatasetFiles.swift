@@ -30,12 +30,18 @@ package struct DatasetFiles {
         level = Int32(config.int("snapshot.compressionLevel"))
     }
 
+    /// The record layout version of each dataset (the manifest's `schemaVersion`), bumped when
+    /// a record's fields change type or meaning. `alerts` 2: typed `old`/`new` values.
+    package static let schemaVersions: [String: Int] = ["alerts": 2]
+
+    static func schemaVersion(_ name: String) -> Int { schemaVersions[name] ?? 1 }
+
     /// The config keys that shape dataset files (part of every producing stage's fingerprint).
     package static let configKeys = ["snapshot.frameBytes", "snapshot.compressionLevel"]
 
     /// Writes one dataset: `body` appends records in increasing key order.
     package mutating func write(
-        _ name: String, schemaVersion: Int = 1, _ body: (inout DatasetWriter) throws -> Void
+        _ name: String, _ body: (inout DatasetWriter) throws -> Void
     ) throws {
         var w = try DatasetWriter(name: name, directory: directory, frameBytes: frameBytes, level: level)
         do {
@@ -43,14 +49,14 @@ package struct DatasetFiles {
         } catch let e as SnapshotError {
             throw TonightError(.internal, "dataset \(name): \(e.message)", file: e.file)
         }
-        try add(try w.finish(), schemaVersion: schemaVersion)
+        try add(try w.finish())
     }
 
     /// Records a dataset written through its own writer.
-    package mutating func add(_ s: DatasetWriter.Summary, schemaVersion: Int = 1) throws {
+    package mutating func add(_ s: DatasetWriter.Summary) throws {
         entries.append(Entry(
             name: s.name, file: s.file, records: s.records, frames: s.frames, uncompressedBytes: Int64(s.uncompressedBytes),
-            index: s.indexFile, schemaVersion: schemaVersion))
+            index: s.indexFile, schemaVersion: Self.schemaVersion(s.name)))
     }
 
     /// Writes `datasets.json`.

@@ -9,7 +9,7 @@ package struct GeocodeStage: Stage {
 
     package let name = "geocode"
     package let summary = "place venues from the bundled geocoding table; local start times of events"
-    package let inputs: [StageInput] = [.stage("parse-feed")]
+    package let inputs: [StageInput] = [.stage("parse-feed"), .timeZoneDatabase]
     package let configKeys: [String] = []
     /// Includes the geocoding table: a rebuilt table changes the code version.
     package let implementationVersion = 1
@@ -34,11 +34,13 @@ package struct GeocodeStage: Stage {
                 unresolved.append("\(v.id) \(v.name) (\([v.city, v.state, v.zip].compactMap { $0 }.joined(separator: ", ")))")
             }
         }
-        let zones = ZoneOffsets()
-        let located = events.map { e -> LocatedEvent in
+        guard let zones = context.timeZones else { throw TonightError(.internal, "geocode runs without the time zone database") }
+        var located: [LocatedEvent] = []
+        located.reserveCapacity(events.count)
+        for e in events {
             let tz = byID[e.venue]?.timeZone
-            let local = tz.flatMap { zones.local(e.startsAt, in: $0) }
-            return LocatedEvent(event: e, localStart: e.timeTBA ? nil : local, timeZone: tz)
+            let local = try tz.map { try zones.rules($0).local(e.startsAt) }
+            located.append(LocatedEvent(event: e, localStart: e.timeTBA ? nil : local, timeZone: tz))
         }
         let out = context.outputDirectory
         try BinaryTable.write(placed, table: "venues", to: out.appendingPathComponent("venues.bin"))
@@ -47,6 +49,8 @@ package struct GeocodeStage: Stage {
         var outcome = StageOutcome()
         outcome.rows = ["venues": placed.count, "events": located.count]
         for (k, v) in counts { outcome.details["precision.\(k)"] = String(v) }
+        outcome.details["tzdata"] = zones.version
+        outcome.details["tzdataDirectory"] = zones.directory.path
         if !unresolved.isEmpty {
             outcome.warnings["unresolved-venue"] = unresolved.count
             outcome.details["unresolvedVenues"] = unresolved.prefix(20).joined(separator: "; ")

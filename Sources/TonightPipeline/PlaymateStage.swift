@@ -15,7 +15,7 @@ package struct PlaymateStage: Stage {
     package let configKeys = RankingConfig.playmateKeys + DatasetFiles.configKeys
     package let implementationVersion = 2
     package let readsAsOf = true
-    package static let datasetNames = ["sessions", "player_stats"]
+    package static let datasetNames = ["sessions", "player_stats", "playmate_sessions"]
     package var tables: [String] { Self.datasetNames }
     package var datasets: [String] { Self.datasetNames }
 
@@ -59,9 +59,16 @@ package struct PlaymateStage: Stage {
         }
         try files.add(try suggestions.finish())
         try files.add(try stats.finish())
+        // Every session by id: what suggestions and the apps' session pages point at.
+        var json = JSONWriter(capacity: 1 << 12)
+        let sessionOrder = UTF8Order.sortedIndices(sessions.map(\.id))
+        try files.write("playmate_sessions") { w in
+            for i in sessionOrder { try w.append(key: sessions[i].id, json: ranker.sessionRecordJSON(i, &json)) }
+        }
         try files.finish()
         var outcome = StageOutcome()
-        outcome.rows = ["players": players.count, "sessions": suggestions.records, "player_stats": stats.records]
+        outcome.rows = ["players": players.count, "sessions": suggestions.records, "player_stats": stats.records,
+                        "playmate_sessions": sessions.count]
         outcome.details["length.sessions"] = TicketsStage.distribution(lengths, users: players.count)
         return outcome
     }

@@ -83,7 +83,8 @@ package struct PublishStage: Stage {
             createdAt: "", codeVersion: TonightVersion.package,
             configHash: ContentHash.hex(cfg.keys.sorted().map { "\($0)=\(cfg[$0]!)" }.joined(separator: "\n")),
             contentHash: "", inputs: inputs.values.sorted { $0.path < $1.path }, datasets: [:], stages: stages,
-            previous: nil, runId: context.runID)
+            previous: nil, runId: context.runID,
+            tzdataVersion: context.records.lazy.flatMap(\.inputs).first { $0.kind == "tzdata" }?.version)
     }
 
     package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {

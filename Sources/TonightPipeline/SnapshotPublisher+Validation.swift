@@ -4,19 +4,22 @@ import TonightSnapshot
 
 extension SnapshotPublisher {
     /// Validation before publish (snapshots.md): every dataset re-read through the reader and
-    /// checked against the manifest; no dataset shrinks by more than `maxShrink` against the
+    /// checked against the manifest, every reference resolved in the new snapshot; no dataset shrinks by more than `maxShrink` against the
     /// current snapshot (unless `allowShrink`); reject shares within their thresholds.
     func validate(_ dir: URL, manifest: SnapshotManifest, against current: SnapshotManifest?) throws {
         let report: VerificationReport
         do {
-            report = try Snapshot(directory: dir, cacheBytes: 0).verify()
+            report = try Snapshot(directory: dir, cacheBytes: 0).verify(references: true)
         } catch let e as SnapshotError {
             throw TonightError(.invalidInput, "publish refused: \(e.message)", file: e.file, stage: "publish")
         }
         if let p = report.problems.first {
             throw TonightError(
                 .invalidInput, "publish refused: \(report.problems.count) problem(s) in the new snapshot, first: \(p.message)",
-                file: p.file, stage: "publish", hint: "the stage output is damaged; re-run with --force")
+                file: p.file, stage: "publish",
+                hint: p.code == .danglingReference
+                    ? "a record points at an id its dataset lacks: a bug in the stage that wrote it; nothing was published"
+                    : "the stage output is damaged; re-run with --force")
         }
         var problems: [String] = []
         for s in manifest.stages {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TonightCore
+import TonightGeo
 
 /// An input of a stage: a file of the input layout, or the output of an upstream stage.
 package enum StageInput: Sendable, Equatable {
@@ -11,6 +12,9 @@ package enum StageInput: Sendable, Equatable {
     case stage(String)
     /// The snapshot currently published under `--out` (its id enters the fingerprint).
     case publishedSnapshot
+    /// The system's IANA time zone database: its version and the zone files the bundled
+    /// geocoding table names enter the fingerprint.
+    case timeZoneDatabase
 }
 
 /// What a stage reports when it finishes: row counts, warnings, rejects, free-form details.
@@ -46,6 +50,8 @@ package struct StageContext: Sendable {
     package var runID: String
     /// Records of the stages run or reused before this one in this run.
     package var records: [StageRecord]
+    /// The time zone database, for stages that read `.timeZoneDatabase`.
+    package var timeZones: TimeZoneDatabase?
 }
 
 /// A named step of the nightly graph (pipeline.md). Stages are values; the runner decides

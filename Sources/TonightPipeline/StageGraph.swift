@@ -40,6 +40,7 @@ package struct StageGraph: Sendable {
                 case .directory(_, let p): return p + "/*.csv"
                 case .stage: return nil
                 case .publishedSnapshot: return "the published snapshot (OUT/snapshots/CURRENT)"
+                case .timeZoneDatabase: return "the system's IANA time zone database (TZDIR or /usr/share/zoneinfo)"
                 }
             }
             lines.append("\(s.name)")

@@ -14,6 +14,8 @@ package struct StageRecord: Codable, Sendable {
         package var hash: String
         /// The files of a directory input, each with its own hash.
         package var files: [Input]? = nil
+        /// The release of a versioned input (the time zone database: `2026f`).
+        package var version: String? = nil
     }
 
     package struct Output: Codable, Sendable {

@@ -103,7 +103,8 @@ extension StageRunner {
             config: config, inputsDirectory: options.inputs, files: files, directories: dirs, upstream: upstream,
             outputDirectory: tmp, asOf: options.asOf, runDate: options.date,
             logger: logger, progress: progress, outDirectory: options.out, allowShrink: options.allowShrink,
-            runID: runID, records: records)
+            runID: runID, records: records,
+            timeZones: stage.inputs.contains(.timeZoneDatabase) ? try timeZones() : nil)
         let started = Date()
         let outcome: StageOutcome
         do {

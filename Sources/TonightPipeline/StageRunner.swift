@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TonightCore
+import TonightGeo
 import TonightSnapshot
 
 /// Plans and runs the stage graph: fingerprints, reuse of earlier outputs, run directories
@@ -13,6 +14,8 @@ package final class StageRunner {
     let progress: ProgressReporter
     let store: RunStore
     let hashes: FileHashCache
+    /// The time zone database (nil: the system's, located on first use; tests set their own).
+    package var timeZoneDatabase: TimeZoneDatabase?
 
     package init(graph: StageGraph = .standard, config: TonightConfig, options: RunOptions, logger: Logger,
                  progress: ProgressReporter = ProgressReporter()) {
@@ -23,6 +26,14 @@ package final class StageRunner {
         self.progress = progress
         store = RunStore(work: options.work)
         hashes = FileHashCache(work: options.work)
+    }
+
+    /// The system's time zone database, located once (exit 74 naming the package when missing).
+    func timeZones() throws -> TimeZoneDatabase {
+        if let db = timeZoneDatabase { return db }
+        let db = try TimeZoneDatabase.system()
+        timeZoneDatabase = db
+        return db
     }
 
     // MARK: planning
@@ -78,6 +89,14 @@ package final class StageRunner {
                 let current = try SnapshotDirectory(root: root).checkedCurrentID()
                 inputs.append(.init(role: "published", kind: "snapshot", path: current.map { root.appendingPathComponent($0).path },
                                     bytes: nil, hash: current ?? "none"))
+            case .timeZoneDatabase:
+                let db = try timeZones()
+                guard let table = GeoTable.bundledURL else {
+                    throw TonightError(.internal, "bundled geotable.tsv.zst is missing from the package resources")
+                }
+                let hash = try db.fingerprint(zones: try GeoTable.zoneNames(table))
+                inputs.append(.init(role: "tzdata", kind: "tzdata", path: db.directory.path, bytes: nil, hash: hash,
+                                    version: db.version))
             }
         }
         let code = "\(TonightVersion.package)/\(stage.name)@\(stage.implementationVersion)"
@@ -150,6 +169,7 @@ package final class StageRunner {
                 switch i.kind {
                 case "stage": why.append("upstream \(i.role) changed")
                 case "snapshot": why.append("published snapshot \(o.hash) → \(i.hash)")
+                case "tzdata": why.append("time zone database \(o.version ?? "?") → \(i.version ?? "?") (zone files changed)")
                 default: why.append("input \(i.role) changed (sha256 \(o.hash.prefix(8))… → \(i.hash.prefix(8))…)")
                 }
             }

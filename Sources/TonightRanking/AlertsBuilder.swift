@@ -18,11 +18,26 @@ package struct AlertsBuilder: Sendable {
         }
     }
 
+    /// An alert's old or new value, written with the JSON type of the field it comes from
+    /// in `events`: venue id and status as numbers, the start as the same ISO 8601 text.
+    package enum Value: Sendable, Equatable {
+        case venue(Int64)
+        case startsAt(String)
+        case status(Int64)
+
+        func write(_ name: String, to w: inout JSONWriter) {
+            switch self {
+            case .venue(let v), .status(let v): w.field(name, v)
+            case .startsAt(let s): w.field(name, s)
+            }
+        }
+    }
+
     package struct Alert: Sendable, Equatable {
         package var event: String
         package var kind: String
-        package var old: String?
-        package var new: String?
+        package var old: Value?
+        package var new: Value?
         /// The old start, for ordering.
         package var oldStartsAt: String
     }
@@ -41,13 +56,16 @@ package struct AlertsBuilder: Sendable {
             var list: [Alert] = []
             if let n = new[id] {
                 if o.venue != n.venue {
-                    list.append(Alert(event: key, kind: "venue-changed", old: o.venue.map(String.init), new: n.venue.map(String.init), oldStartsAt: start))
+                    list.append(Alert(event: key, kind: "venue-changed", old: o.venue.map(Value.venue), new: n.venue.map(Value.venue),
+                                      oldStartsAt: start))
                 }
                 if o.startsAt != n.startsAt {
-                    list.append(Alert(event: key, kind: "time-changed", old: o.startsAt, new: n.startsAt, oldStartsAt: start))
+                    list.append(Alert(event: key, kind: "time-changed", old: o.startsAt.map(Value.startsAt),
+                                      new: n.startsAt.map(Value.startsAt), oldStartsAt: start))
                 }
                 if o.status != n.status {
-                    list.append(Alert(event: key, kind: "status-changed", old: o.status.map(String.init), new: n.status.map(String.init), oldStartsAt: start))
+                    list.append(Alert(event: key, kind: "status-changed", old: o.status.map(Value.status),
+                                      new: n.status.map(Value.status), oldStartsAt: start))
                 }
             } else {
                 list.append(Alert(event: key, kind: "removed", old: nil, new: nil, oldStartsAt: start))
@@ -76,8 +94,8 @@ package struct AlertsBuilder: Sendable {
             w.beginObject()
             w.field("event", a.event)
             w.field("kind", a.kind)
-            w.field("old", a.old)
-            w.field("new", a.new)
+            a.old?.write("old", to: &w)
+            a.new?.write("new", to: &w)
             w.endObject()
         }
         w.closeKeyedList()

@@ -200,6 +200,29 @@ extension PlaymateRanker {
         return w.endKeyedList()
     }
 
+    /// The `playmate_sessions` record of session `i` (every session, past ones included): the
+    /// cleaned session with its creator and members when they are known players, and
+    /// `players`, the count that capacity is compared with.
+    package func sessionRecordJSON(_ i: Int, _ w: inout JSONWriter) -> [UInt8] {
+        let s = sessions[i]
+        w.beginObject()
+        w.field("key", s.id)
+        w.field("id", s.id)
+        w.field("sport", s.sportLabel)
+        w.field("skillLevel", s.skillLevel)
+        if s.creator >= 0 { w.field("creator", players[Int(s.creator)].id) }
+        w.field("occursAt", CivilTime.formatUTC(s.occursAt))
+        if let d = s.durationMin { w.field("durationMin", d) }
+        w.field("lat", s.lat)
+        w.field("lon", s.lon)
+        w.field("locationName", s.locationName)
+        w.field("capacity", s.capacity)
+        w.field("players", Self.memberCount(s))
+        w.field("members", strings: membersOf[i].map { players[Int($0)].id })
+        w.endObject()
+        return w.take()
+    }
+
     /// The `player_stats` record (every player has one).
     package func statsJSON(_ u: Int, _ st: Stats, _ w: inout JSONWriter) -> [UInt8] {
         w.beginObject()

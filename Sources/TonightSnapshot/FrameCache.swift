@@ -23,9 +23,12 @@ struct DecodedFrame: Sendable {
     var lineCount: Int { lineStarts.count - 1 }
 
     /// Line `i` without its newline.
-    func line(_ i: Int) -> ArraySlice<UInt8> {
+    func line(_ i: Int) -> ArraySlice<UInt8> { bytes[lineRange(i)] }
+
+    /// The byte range of line `i` without its newline.
+    func lineRange(_ i: Int) -> Range<Int> {
         let lo = Int(lineStarts[i]), hi = Int(lineStarts[i + 1])
-        return bytes[lo..<(hi > lo && bytes[hi - 1] == 0x0A ? hi - 1 : hi)]
+        return lo..<(hi > lo && bytes[hi - 1] == 0x0A ? hi - 1 : hi)
     }
 
     /// The record whose line starts with `prefix` followed by `,` or `}`.

@@ -31,3 +31,31 @@ public struct PlayerStats: Codable, Sendable, Equatable {
     /// Number of friends.
     public var friends: Int
 }
+
+/// A Playmate session (dataset `playmate_sessions`, every session by id, past ones included).
+public struct PlaymateSessionRecord: Codable, Sendable, Equatable {
+    /// Session id.
+    public var id: String
+    /// The sport as the creator wrote it.
+    public var sport: String
+    /// The skill level, if given.
+    public var skillLevel: String?
+    /// The creator's player id, when the creator is a known player.
+    public var creator: String?
+    /// When it starts (ISO 8601 UTC).
+    public var occursAt: String
+    /// Planned minutes, if given.
+    public var durationMin: Int?
+    /// Where it is.
+    public var lat: Double
+    /// Where it is.
+    public var lon: Double
+    /// The place's name, if given.
+    public var locationName: String?
+    /// Most players.
+    public var capacity: Int
+    /// Players in it (joined rows plus the creator), the count compared with `capacity`.
+    public var players: Int
+    /// The known players in it (ids of `player_stats`).
+    public var members: [String]
+}

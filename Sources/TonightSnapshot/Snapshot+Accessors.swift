@@ -31,6 +31,11 @@ extension Snapshot {
         try dataset("player_stats").value(key: user, as: PlayerStats.self)
     }
 
+    /// The session `id` (any session, past ones included).
+    public func session(id: String) throws -> PlaymateSessionRecord? {
+        try dataset("playmate_sessions").value(key: id, as: PlaymateSessionRecord.self)
+    }
+
     // MARK: Catalog
 
     /// The cleaned event `id`.

@@ -8,37 +8,112 @@ public struct VerificationReport: Sendable {
     public var records: Int = 0
     /// Bytes hashed (dataset and index files).
     public var bytes: Int64 = 0
+    /// References checked (with `references: true`).
+    public var references: Int = 0
     /// Everything found wrong; empty when the snapshot is intact.
     public var problems: [SnapshotError] = []
 
     /// Whether nothing was found wrong.
     public var isValid: Bool { problems.isEmpty }
+
+    mutating func add(_ other: VerificationReport) {
+        datasets += other.datasets
+        records += other.records
+        bytes += other.bytes
+        references += other.references
+        problems += other.problems
+    }
 }
 
 extension Snapshot {
     /// Checks everything: every file's size and SHA-256 against the manifest, every frame's
     /// checksum, every record's key (present, sorted, unique, within its frame's index
-    /// range) and every count. Datasets are checked on all cores.
-    public func verify() -> VerificationReport {
-        let names = datasets.keys.sorted()
-        let results = VerifyResults(names.count)
-        DispatchQueue.concurrentPerform(iterations: names.count) { i in
-            results.set(i, Self.verify(datasets[names[i]]!, directory: directory.path))
-        }
+    /// range) and every count. With `references`, also that every id a record points at
+    /// (`ReferenceRule.standard`) is a key of its target dataset in this snapshot. Datasets
+    /// are checked on all cores; frames are read once.
+    public func verify(references: Bool = false) -> VerificationReport {
+        let rules = references ? ReferenceRule.standard.filter { datasets[$0.dataset] != nil } : []
+        let targets = Set(rules.map(\.target))
         var report = VerificationReport()
-        for r in results.values {
-            report.datasets += 1
-            report.records += r.records
-            report.bytes += r.bytes
-            report.problems += r.problems
+        for rule in rules where datasets[rule.target] == nil {
+            report.problems.append(SnapshotError(
+                file: directory.path, "dataset \(rule.dataset) points at \(rule.target), which this snapshot lacks"))
+        }
+        // Phase 1: the datasets others point at, collecting their keys (and their own
+        // references, checked once every key is known).
+        let first = datasets.keys.filter { targets.contains($0) }.sorted()
+        let results = Self.concurrently(first) { name in
+            var check = DatasetCheck(dataset: datasets[name]!, rules: rules.filter { $0.dataset == name }, collectKeys: true)
+            check.run(directory: directory.path, targets: [:])
+            return check
+        }
+        var keys: [String: KeySet] = [:]
+        for c in results {
+            keys[c.dataset.name] = c.keys
+            report.add(c.report)
+        }
+        for var c in results { report.add(c.checkHeld(targets: keys)) }
+        // Phase 2: every other dataset, its references checked as its frames are read.
+        let second = datasets.keys.filter { !targets.contains($0) }.sorted()
+        let allKeys = keys
+        for c in Self.concurrently(second, { name in
+            var check = DatasetCheck(dataset: datasets[name]!, rules: rules.filter { $0.dataset == name }, collectKeys: false)
+            check.run(directory: directory.path, targets: allKeys)
+            return check
+        }) {
+            report.add(c.report)
         }
         return report
     }
 
-    private static func verify(_ d: SnapshotDataset, directory: String) -> VerificationReport {
-        var report = VerificationReport()
-        for (file, size, sum) in [(d.entry.file, d.entry.bytes, d.entry.sha256),
-                                  (d.entry.index, d.entry.indexBytes, d.entry.indexSha256)] {
+    /// `body` for every name, on all cores, results in order.
+    static func concurrently<T: Sendable>(_ names: [String], _ body: @Sendable (String) -> T) -> [T] {
+        let results = Results<T>(names.count)
+        DispatchQueue.concurrentPerform(iterations: names.count) { i in results.set(i, body(names[i])) }
+        return results.values.map { $0! }
+    }
+
+    /// The raw key of a record line (`{"key":"…",…}`), checking the line is a JSON object.
+    static func key(of line: UnsafeBufferPointer<UInt8>, path: String, frame: Int) throws -> [UInt8] {
+        let prefix = #"{"key":"#.utf8
+        guard line.count > prefix.count + 1, line.starts(with: prefix), line.last == UInt8(ascii: "}") else {
+            throw SnapshotError(file: path, "frame \(frame): a record that is not a JSON object starting with its key")
+        }
+        guard let (key, _) = JSONKey.decode(line, at: prefix.count) else {
+            throw SnapshotError(file: path, "frame \(frame): malformed key")
+        }
+        return key
+    }
+}
+
+/// The checks of one dataset: files, frames, keys and, when asked, references.
+struct DatasetCheck: Sendable {
+    let dataset: SnapshotDataset
+    let rules: [ReferenceRule]
+    let collectKeys: Bool
+    private let scanner: RecordScanner
+    private(set) var report = VerificationReport()
+    private(set) var keys = KeySet()
+    /// References of a phase-1 dataset, checked once all keys are known: (rule, record key, value).
+    private var held: [(Int, [UInt8], [UInt8])] = []
+    /// Dangling references per rule (the first few are reported in full).
+    private var dangling: [Int]
+
+    /// The first dangling references of each rule reported one by one; the rest counted.
+    static let reportedPerRule = 10
+
+    init(dataset: SnapshotDataset, rules: [ReferenceRule], collectKeys: Bool) {
+        self.dataset = dataset
+        self.rules = rules
+        self.collectKeys = collectKeys
+        scanner = RecordScanner(rules)
+        dangling = Array(repeating: 0, count: rules.count)
+    }
+
+    mutating func run(directory: String, targets: [String: KeySet]) {
+        let d = dataset
+        report.datasets = 1
+        for (file, size, sum) in [(d.entry.file, d.entry.bytes, d.entry.sha256), (d.entry.index, d.entry.indexBytes, d.entry.indexSha256)] {
             let path = directory + "/" + file
             do {
                 let actual = try SHA256.file(path)
@@ -62,17 +137,22 @@ extension Snapshot {
                 guard f.lineCount == d.index.records[i] else {
                     throw SnapshotError(file: d.file.path, "frame \(i) holds \(f.lineCount) records, the index says \(d.index.records[i])")
                 }
-                for l in 0..<f.lineCount {
-                    let line = f.line(l)
-                    let key = try Self.key(of: line, path: d.file.path, frame: i)
-                    if let p = previous, !p.lexicographicallyPrecedes(key) {
-                        throw SnapshotError(file: d.file.path, "frame \(i): key '\(String(decoding: key, as: UTF8.self))' out of order or repeated")
+                try f.bytes.withUnsafeBufferPointer { all in
+                    for l in 0..<f.lineCount {
+                        let r = f.lineRange(l)
+                        let line = UnsafeBufferPointer(rebasing: all[r])
+                        let key = try Snapshot.key(of: line, path: d.file.path, frame: i)
+                        if let p = previous, !p.lexicographicallyPrecedes(key) {
+                            throw SnapshotError(file: d.file.path, "frame \(i): key '\(SnapshotError.quoted(key))' out of order or repeated")
+                        }
+                        if l == 0 && key != Array(d.index.first(i).utf8) || l == f.lineCount - 1 && key != Array(d.index.last(i).utf8) {
+                            throw SnapshotError(file: d.file.path, "frame \(i): its keys differ from the index")
+                        }
+                        previous = key
+                        report.records += 1
+                        if collectKeys { keys.insert(key) }
+                        if !rules.isEmpty { try references(line, key: key, frame: i, targets: targets) }
                     }
-                    if l == 0 && key != Array(d.index.first(i).utf8) || l == f.lineCount - 1 && key != Array(d.index.last(i).utf8) {
-                        throw SnapshotError(file: d.file.path, "frame \(i): its keys differ from the index")
-                    }
-                    previous = key
-                    report.records += 1
                 }
             } catch let e as SnapshotError {
                 report.problems.append(e)
@@ -84,26 +164,69 @@ extension Snapshot {
         if report.problems.isEmpty && report.records != d.entry.records {
             report.problems.append(SnapshotError(file: d.file.path, "\(report.records) records, the manifest says \(d.entry.records)"))
         }
-        return report
+        summarizeDangling()
     }
 
-    /// The raw key of a record line (`{"key":"…",…}`), checking the line is a JSON object.
-    static func key(of line: ArraySlice<UInt8>, path: String, frame: Int) throws -> [UInt8] {
-        let prefix = Array(#"{"key":"#.utf8)
-        guard line.starts(with: prefix), line.last == UInt8(ascii: "}") else {
-            throw SnapshotError(file: path, "frame \(frame): a record that is not a JSON object starting with its key")
+    private mutating func references(_ line: UnsafeBufferPointer<UInt8>, key: [UInt8], frame: Int, targets: [String: KeySet]) throws {
+        var found: [(Int, [UInt8])] = []
+        do {
+            try scanner.scan(line) { rule, value in
+                if collectKeys {
+                    found.append((rule, Array(value)))
+                } else if let set = targets[rules[rule].target], !set.contains(value) {
+                    found.append((rule, Array(value)))
+                }
+                report.references += 1
+            }
+        } catch {
+            throw SnapshotError(file: dataset.file.path, "frame \(frame): record '\(SnapshotError.quoted(key))' is not valid JSON")
         }
-        let decoded = Array(line).withUnsafeBufferPointer { JSONKey.decode($0, at: prefix.count) }
-        guard let (key, _) = decoded else { throw SnapshotError(file: path, "frame \(frame): malformed key") }
-        return key
+        for (rule, value) in found {
+            if collectKeys { held.append((rule, key, value)) } else if targets[rules[rule].target] != nil { noteDangling(rule, key, value) }
+        }
+    }
+
+    private mutating func noteDangling(_ rule: Int, _ key: [UInt8], _ value: [UInt8]) {
+        dangling[rule] += 1
+        guard dangling[rule] <= Self.reportedPerRule else { return }
+        let r = rules[rule]
+        report.problems.append(SnapshotError(
+            file: dataset.file.path,
+            "dangling reference: dataset \(r.dataset), key '\(SnapshotError.quoted(key))', field \(r.pathText): '\(SnapshotError.quoted(value))' is not a key of \(r.target)",
+            code: .danglingReference))
+    }
+
+    private mutating func summarizeDangling() {
+        for (rule, n) in dangling.enumerated() where n > Self.reportedPerRule {
+            let r = rules[rule]
+            report.problems.append(SnapshotError(
+                file: dataset.file.path,
+                "dangling reference: dataset \(r.dataset), field \(r.pathText): \(n - Self.reportedPerRule) more values are not keys of \(r.target)",
+                code: .danglingReference))
+        }
+    }
+
+    /// Checks the references held back in phase 1 against every target's keys.
+    mutating func checkHeld(targets: [String: KeySet]) -> VerificationReport {
+        report = VerificationReport()
+        dangling = Array(repeating: 0, count: rules.count)
+        for (rule, key, value) in held {
+            guard let set = targets[rules[rule].target] else { continue }
+            let ok = value.withUnsafeBufferPointer { set.contains($0) }
+            if !ok { noteDangling(rule, key, value) }
+        }
+        summarizeDangling()
+        held = []
+        return report
     }
 }
 
-private final class VerifyResults: @unchecked Sendable {
+/// Results written by concurrent workers, one slot each.
+final class Results<T>: @unchecked Sendable {
     private let lock = NSLock()
-    var values: [VerificationReport]
-    init(_ n: Int) { values = Array(repeating: VerificationReport(), count: n) }
-    func set(_ i: Int, _ v: VerificationReport) {
+    private(set) var values: [T?]
+    init(_ n: Int) { values = Array(repeating: nil, count: n) }
+    func set(_ i: Int, _ v: T) {
         lock.lock()
         values[i] = v
         lock.unlock()

@@ -1,16 +1,62 @@
-/// An error of the snapshot reader: which file, which frame or key, what is wrong.
+/// An error of the snapshot reader: which file, what is wrong, and a code to match on.
 public struct SnapshotError: Error, CustomStringConvertible, Sendable {
+    /// The class of a reader error, for callers that react differently to each.
+    public enum Code: String, Sendable, Equatable, Hashable {
+        /// A file, snapshot, dataset or `CURRENT` that is not there.
+        case missing
+        /// A manifest, index or `CURRENT` that cannot be parsed.
+        case malformed
+        /// Data that fails a checksum, hash, count or order check.
+        case corrupt
+        /// A record pointing at an id its target dataset lacks.
+        case danglingReference
+        /// A format or layout this version of the library does not read.
+        case unsupported
+        /// An argument that cannot name anything (an id of the wrong shape).
+        case invalidArgument
+        /// A read that failed (permissions, I/O).
+        case io
+    }
+
     /// The file concerned.
     public var file: String
     /// What went wrong (corrupt data, a missing file, a bad manifest, …).
     public var message: String
+    /// The class of the error.
+    public var code: Code
 
     /// Creates an error for `file`.
-    public init(file: String, _ message: String) {
+    public init(file: String, _ message: String, code: Code = .corrupt) {
         self.file = file
         self.message = message
+        self.code = code
     }
 
     /// `FILE: message`.
     public var description: String { "\(file): \(message)" }
+
+    /// Text taken from a file or an argument, made safe to repeat in a message: control
+    /// characters escaped, invalid UTF-8 replaced, at most `limit` characters.
+    public static func quoted(_ bytes: some Collection<UInt8>, limit: Int = 80) -> String {
+        let text = String(decoding: bytes.prefix(limit * 4), as: UTF8.self)
+        var out = ""
+        var n = 0
+        for scalar in text.unicodeScalars {
+            if n == limit {
+                out += "…"
+                break
+            }
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+                out += scalar.escaped(asASCII: true)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+            n += 1
+        }
+        if n < limit && bytes.count > limit * 4 { out += "…" }
+        return out
+    }
+
+    /// `quoted` of a string.
+    public static func quoted(_ text: String, limit: Int = 80) -> String { quoted(Array(text.utf8), limit: limit) }
 }

@@ -115,11 +115,14 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
     public var previous: String?
     /// The run that produced it.
     public var runId: String
+    /// The release of the IANA time zone database local times were computed with (`2026f`);
+    /// nil in manifests written before it was recorded.
+    public var tzdataVersion: String?
 
     /// Creates a manifest.
     public init(id: String, asOf: String, date: String, createdAt: String, codeVersion: String, configHash: String,
                 contentHash: String, inputs: [Input], datasets: [String: Dataset], stages: [Stage], previous: String?,
-                runId: String) {
+                runId: String, tzdataVersion: String? = nil) {
         formatVersion = Self.currentFormatVersion
         self.id = id
         self.asOf = asOf
@@ -133,5 +136,6 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
         self.stages = stages
         self.previous = previous
         self.runId = runId
+        self.tzdataVersion = tzdataVersion
     }
 }

@@ -66,21 +66,106 @@ public struct TonightItem: Codable, Sendable, Equatable {
 
 /// A change to an event the user follows (dataset `alerts`).
 public struct AlertItem: Codable, Sendable, Equatable {
+    /// What changed.
+    public enum Kind: Sendable, Equatable, Hashable, Codable, RawRepresentable {
+        /// The event left the feed (no old or new value).
+        case removed
+        /// The venue changed (values: venue ids).
+        case venueChanged
+        /// The start changed (values: ISO 8601 UTC instants).
+        case timeChanged
+        /// `EventStatus` changed (values: status codes).
+        case statusChanged
+        /// A kind this version of the library does not know (a newer writer).
+        case unknown(String)
+
+        /// Creates a kind from its JSON text.
+        public init(rawValue: String) {
+            switch rawValue {
+            case "removed": self = .removed
+            case "venue-changed": self = .venueChanged
+            case "time-changed": self = .timeChanged
+            case "status-changed": self = .statusChanged
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The JSON text (`venue-changed`, …).
+        public var rawValue: String {
+            switch self {
+            case .removed: "removed"
+            case .venueChanged: "venue-changed"
+            case .timeChanged: "time-changed"
+            case .statusChanged: "status-changed"
+            case .unknown(let s): s
+            }
+        }
+    }
+
+    /// An old or new value, typed as the field it comes from in `events`.
+    public enum Value: Sendable, Equatable, Hashable {
+        /// A venue id (`venue-changed`).
+        case venue(Int64)
+        /// A start, ISO 8601 UTC with `Z` (`time-changed`).
+        case startsAt(String)
+        /// An `EventStatus` code (`status-changed`).
+        case status(Int64)
+        /// A value of a kind this library does not know, as JSON text.
+        case unknown(String)
+    }
+
     /// Event id.
     public var event: String
-    /// `removed`, `venue-changed`, `time-changed` or `status-changed`.
-    public var kind: String
-    /// The value before (venue id, start time or status as text), if any.
-    public var old: String?
+    /// What changed.
+    public var kind: Kind
+    /// The value before, if any.
+    public var old: Value?
     /// The value now, if any.
-    public var new: String?
+    public var new: Value?
 
     /// Creates an alert (for tests and fakes of services).
-    public init(event: String, kind: String, old: String?, new: String?) {
+    public init(event: String, kind: Kind, old: Value?, new: Value?) {
         self.event = event
         self.kind = kind
         self.old = old
         self.new = new
+    }
+
+    private enum CodingKeys: String, CodingKey { case event, kind, old, new }
+
+    /// Decodes `old`/`new` with the type their kind gives them.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        event = try c.decode(String.self, forKey: .event)
+        kind = Kind(rawValue: try c.decode(String.self, forKey: .kind))
+        func value(_ key: CodingKeys) throws -> Value? {
+            guard c.contains(key) else { return nil }
+            switch kind {
+            case .venueChanged: return .venue(try c.decode(Int64.self, forKey: key))
+            case .statusChanged: return .status(try c.decode(Int64.self, forKey: key))
+            case .timeChanged: return .startsAt(try c.decode(String.self, forKey: key))
+            case .removed, .unknown:
+                if let n = try? c.decode(Int64.self, forKey: key) { return .unknown(String(n)) }
+                if let s = try? c.decode(String.self, forKey: key) { return .unknown(s) }
+                return nil
+            }
+        }
+        old = try value(.old)
+        new = try value(.new)
+    }
+
+    /// Encodes the record's JSON form.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(event, forKey: .event)
+        try c.encode(kind.rawValue, forKey: .kind)
+        for (key, v) in [(CodingKeys.old, old), (.new, new)] {
+            switch v {
+            case .venue(let n)?, .status(let n)?: try c.encode(n, forKey: key)
+            case .startsAt(let s)?, .unknown(let s)?: try c.encode(s, forKey: key)
+            case nil: break
+            }
+        }
     }
 }
 

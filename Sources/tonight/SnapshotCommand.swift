@@ -87,11 +87,15 @@ struct SnapshotCommand: ParsableCommand {
         @OptionGroup var location: Location
         @Argument(help: "Snapshot id (default: CURRENT).") var id: String?
 
+        @Flag(help: "Also check that every id a record points at (event, venue, artist, category, session, player) is a key of its dataset.")
+        var references = false
+
         func run() throws {
             let snapshot = try location.open(id)
-            let report = snapshot.verify()
+            let report = snapshot.verify(references: references)
             for p in report.problems { print("problem: \(p.description)") }
-            print("snapshot \(snapshot.id): \(report.datasets) datasets, \(report.records) records, \(report.bytes) bytes: "
+            print("snapshot \(snapshot.id): \(report.datasets) datasets, \(report.records) records, \(report.bytes) bytes"
+                  + (references ? ", \(report.references) references" : "") + ": "
                   + (report.isValid ? "OK" : "\(report.problems.count) problem(s)"))
             if !report.isValid { throw ExitCode(65) }
         }

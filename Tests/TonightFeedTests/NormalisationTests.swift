@@ -147,6 +147,16 @@ import TonightCore
         #expect(r.warnings["unknown-category"] == 1)
     }
 
+    /// feed.md: an artist's `ArtistCategory` naming no category of the feed is dropped (and
+    /// counted), so no published record points at a category that does not exist.
+    @Test func unknownArtistCategoriesAreDropped() throws {
+        let artists = "<Artist ID=\"1\"><ArtistCategory ID=\"777\"/><ArtistName>A</ArtistName></Artist>"
+            + "<Artist ID=\"2\"><ArtistCategory ID=\"10001\"/><ArtistName>B</ArtistName></Artist>"
+        let r = try parseFeed(feed(artists: artists))
+        #expect(r.artists.map(\.category) == [nil, 10001])
+        #expect(r.warnings["unknown-artist-category"] == 1)
+    }
+
     @Test(arguments: ["gzip", "zstd"])
     func compressedInputsGiveTheSameTables(_ tool: String) throws {
         let dir = temporaryDirectory()

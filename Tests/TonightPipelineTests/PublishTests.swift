@@ -173,9 +173,42 @@ import TonightSnapshot
         let show = try runTonight(["snapshot", "show", "--out", out])
         #expect(show.status == 0 && show.stdout.contains("\"contentHash\""))
         #expect(try runTonight(["snapshot", "verify", "--out", out]).stdout.contains(": OK"))
+        let refs = try runTonight(["snapshot", "verify", "--references", "--out", out])
+        #expect(refs.status == 0 && refs.stdout.contains(" references: OK"), "\(refs.stdout)")
         let ids = SnapshotDirectory(root: URL(fileURLWithPath: out).appendingPathComponent("snapshots")).snapshotIDs()
         let back = try runTonight(["snapshot", "rollback", "--out", out])
         #expect(back.status == 0 && back.stdout.contains(ids[0]))
+    }
+
+    /// A record pointing at an id its dataset lacks refuses the publish (exit 65), naming the
+    /// dataset, key and field; nothing is published.
+    @Test func danglingReferenceRefusesThePublish() throws {
+        let work = temporaryDirectory()
+        let dir = work.appendingPathComponent("stage")
+        try FileIO.createDirectory(dir)
+        var files = DatasetFiles(directory: dir, config: TonightConfig())
+        try files.write("events") { try $0.append(key: "00000000000000AA", json: Array(#"{"key":"00000000000000AA","artists":[],"venue":3}"#.utf8)) }
+        try files.write("nearby") {
+            try $0.append(key: "9q8y", json: Array(#"{"key":"9q8y","items":[{"event":"00000000000000AA","venue":3},{"event":"00000000000000AA","venue":4}]}"#.utf8))
+        }
+        try files.write("venues") { try $0.append(key: "3", json: Array(#"{"key":"3","id":3}"#.utf8)) }
+        try files.write("artists") { try $0.append(key: "1", json: Array(#"{"key":"1","id":1}"#.utf8)) }
+        try files.write("categories") { try $0.append(key: "5", json: Array(#"{"key":"5","id":5}"#.utf8)) }
+        try files.finish()
+        let sources = try DatasetFiles.read(dir).map { e in
+            SnapshotPublisher.Source(entry: e, directory: dir, sha256: try ContentHash.file(dir.appendingPathComponent(e.file)),
+                                     indexSha256: try ContentHash.file(dir.appendingPathComponent(e.index)))
+        }
+        let root = work.appendingPathComponent("out/snapshots")
+        let template = SnapshotManifest(id: "", asOf: "2026-01-15T06:00:00Z", date: "2026-01-15", createdAt: "", codeVersion: "test",
+                                        configHash: "", contentHash: "", inputs: [], datasets: [:], stages: [], previous: nil, runId: "r")
+        let e = #expect(throws: TonightError.self) {
+            try SnapshotPublisher(root: root).publish(sources, template: template, now: 1_768_456_800)
+        }
+        #expect(e?.exitCode == 65)
+        #expect(e?.message.contains("dataset nearby, key '9q8y', field items[].venue: '4' is not a key of venues") == true, "\(String(describing: e))")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("CURRENT").path))
+        #expect(SnapshotDirectory(root: root).snapshotIDs().isEmpty)
     }
 
     /// A publish killed with SIGKILL at every point of the protocol leaves CURRENT naming a
@@ -228,12 +261,19 @@ import TonightSnapshot
         try runner(inputs: inputs, work: work).run()
         let s = try Snapshot.openCurrent(in: PublishTests.snapshots(work))
         #expect(try s.alerts(user: "zJQPQbkMAA") == [
-            AlertItem(event: "1AF6280B4C830302", kind: "time-changed", old: "2026-01-25T00:30:00Z", new: "2026-01-26T00:30:00Z"),
-            AlertItem(event: "1AF6280B4C830302", kind: "venue-changed", old: "58", new: "62"),
-            AlertItem(event: "0CE2322D168D9114", kind: "removed", old: nil, new: nil),
+            AlertItem(event: "1AF6280B4C830302", kind: .timeChanged, old: .startsAt("2026-01-25T00:30:00Z"),
+                      new: .startsAt("2026-01-26T00:30:00Z")),
+            AlertItem(event: "1AF6280B4C830302", kind: .venueChanged, old: .venue(58), new: .venue(62)),
+            AlertItem(event: "0CE2322D168D9114", kind: .removed, old: nil, new: nil),
         ])
-        #expect(try s.alerts(user: "gsDYBAAAAA") == [AlertItem(event: "641CFA83A06E71A8", kind: "status-changed", old: "3", new: "2")])
+        #expect(try s.alerts(user: "gsDYBAAAAA") == [AlertItem(event: "641CFA83A06E71A8", kind: .statusChanged, old: .status(3), new: .status(2))])
         #expect(try s.alerts(user: "h4dCf2KZAA").isEmpty)  // follows unchanged events
         #expect(s.manifest.datasets["alerts"]?.records == 2)
+        // Typed as in `events`: venue ids and statuses are JSON numbers, starts ISO strings.
+        let raw = String(decoding: try #require(try s.json("alerts", key: "zJQPQbkMAA")), as: UTF8.self)
+        #expect(raw.contains(#""kind":"venue-changed","old":58,"new":62"#), "\(raw)")
+        #expect(raw.contains(#""old":"2026-01-25T00:30:00Z","new":"2026-01-26T00:30:00Z""#), "\(raw)")
+        let status = String(decoding: try #require(try s.json("alerts", key: "gsDYBAAAAA")), as: UTF8.self)
+        #expect(status.contains(#""old":3,"new":2"#), "\(status)")
     }
 }

@@ -1,0 +1,254 @@
+import Foundation
+
+/// Finds the values at the paths of a dataset's reference rules in one record line, walking
+/// the JSON once and skipping every subtree no rule enters (no `JSONSerialization`, no
+/// allocation on the usual path). A malformed line is reported, never trusted.
+struct RecordScanner {
+    private enum Step: Equatable {
+        case field([UInt8])
+        case each
+    }
+
+    private struct Rule {
+        var steps: [Step]
+        var condition: (field: [UInt8], value: [UInt8], when: Bool)?
+    }
+
+    private let rules: [Rule]
+
+    /// The rules must number at most 32.
+    init(_ rules: [ReferenceRule]) {
+        precondition(rules.count <= 32)
+        self.rules = rules.map { r in
+            Rule(steps: r.path.map { step in
+                switch step {
+                case .field(let f): .field(Array(f.utf8))
+                case .each: .each
+                }
+            }, condition: r.condition.map { (Array($0.field.utf8), Array($0.value.utf8), $0.when) })
+        }
+    }
+
+    struct Malformed: Error {
+        var offset: Int
+    }
+
+    /// Calls `found(rule, value)` for every value the rules reach (strings unescaped, numbers
+    /// as their text). Throws `Malformed` when the line is not one JSON value.
+    func scan(_ line: UnsafeBufferPointer<UInt8>, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
+        var w = Walker(b: line, rules: rules)
+        let all: UInt32 = rules.isEmpty ? 0 : UInt32.max >> (32 - rules.count)
+        try w.value(depth: 0, active: all, found: found)
+        w.space()
+        guard w.i == line.count else { throw Malformed(offset: w.i) }
+    }
+
+    private struct Walker {
+        let b: UnsafeBufferPointer<UInt8>
+        let rules: [Rule]
+        var i = 0
+        var scratch: [UInt8] = []
+
+        func malformed() -> Malformed { Malformed(offset: i) }
+
+        @inline(__always)
+        mutating func space() {
+            while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
+        }
+
+        /// The rules of `active` that end at `depth`, and those that go on with `step`.
+        @inline(__always)
+        func matching(_ active: UInt32, depth: Int, _ test: (Step) -> Bool) -> UInt32 {
+            var out: UInt32 = 0
+            var m = active
+            while m != 0 {
+                let r = m.trailingZeroBitCount
+                m &= m - 1
+                let steps = rules[r].steps
+                if steps.count > depth, test(steps[depth]) { out |= 1 << r }
+            }
+            return out
+        }
+
+        mutating func value(depth: Int, active: UInt32, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
+            guard depth < 64 else { throw malformed() }
+            space()
+            guard i < b.count else { throw malformed() }
+            var ending: UInt32 = 0
+            var m = active
+            while m != 0 {
+                let r = m.trailingZeroBitCount
+                m &= m - 1
+                if rules[r].steps.count == depth { ending |= 1 << r }
+            }
+            switch b[i] {
+            case 0x7B: try object(depth: depth, active: active & ~ending, found: found)
+            case 0x5B: try array(depth: depth, active: active & ~ending, found: found)
+            case 0x22:
+                let range = try string()
+                if ending != 0 { emit(ending, range, found) }
+            default:
+                let start = i
+                while i < b.count {
+                    let c = b[i]
+                    if c == 0x2C || c == 0x7D || c == 0x5D || c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { break }
+                    i += 1
+                }
+                guard i > start else { throw malformed() }
+                let token = UnsafeBufferPointer(rebasing: b[start..<i])
+                let literal = token.elementsEqual("null".utf8) || token.elementsEqual("true".utf8) || token.elementsEqual("false".utf8)
+                if !literal {
+                    for c in token where !((c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2B || c == 0x2E || c == 0x65 || c == 0x45) {
+                        throw malformed()
+                    }
+                }
+                if ending != 0 && !literal { emit(ending, start..<i, found) }
+            }
+        }
+
+        /// A string value's content: the range of its bytes when it has no escapes, else the
+        /// unescaped copy in `scratch` (signalled by a range starting at -1).
+        mutating func string() throws -> Range<Int> {
+            let start = i + 1
+            var j = start
+            while j < b.count {
+                let c = b[j]
+                if c == 0x22 {
+                    i = j + 1
+                    return start..<j
+                }
+                if c == 0x5C {
+                    guard let (bytes, end) = JSONKey.decode(b, at: i) else { throw malformed() }
+                    scratch = bytes
+                    i = end
+                    return -1..<(bytes.count - 1)
+                }
+                j += 1
+            }
+            throw malformed()
+        }
+
+        func emit(_ rules: UInt32, _ range: Range<Int>, _ found: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+            var m = rules
+            while m != 0 {
+                let r = m.trailingZeroBitCount
+                m &= m - 1
+                if range.lowerBound < 0 {
+                    scratch.withUnsafeBufferPointer { found(r, $0) }
+                } else {
+                    found(r, UnsafeBufferPointer(rebasing: b[range]))
+                }
+            }
+        }
+
+        mutating func object(depth: Int, active: UInt32, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
+            i += 1
+            // Rules ending in a member of this object that depend on a sibling: their values
+            // wait for the end of the object.
+            var conditional: UInt32 = 0
+            var m = active
+            while m != 0 {
+                let r = m.trailingZeroBitCount
+                m &= m - 1
+                if rules[r].condition != nil && rules[r].steps.count == depth + 1 { conditional |= 1 << r }
+            }
+            var held: [(Int, [UInt8])] = []
+            var siblings: [([UInt8], [UInt8])] = []
+            space()
+            if i < b.count, b[i] == 0x7D {
+                i += 1
+                return
+            }
+            while true {
+                space()
+                guard i < b.count, b[i] == 0x22 else { throw malformed() }
+                let keyRange = try string()
+                let escapedKey = keyRange.lowerBound < 0 ? scratch : nil
+                space()
+                guard i < b.count, b[i] == 0x3A else { throw malformed() }
+                i += 1
+                let next: UInt32
+                if active == 0 {
+                    next = 0
+                } else if let escapedKey {
+                    next = escapedKey.withUnsafeBufferPointer { fields(active, depth: depth, named: $0) }
+                } else {
+                    next = fields(active, depth: depth, named: UnsafeBufferPointer(rebasing: b[keyRange]))
+                }
+                if next == 0 {
+                    space()
+                    if conditional != 0, i < b.count, b[i] == 0x22 {
+                        let name = escapedKey ?? Array(b[keyRange])
+                        let v = try string()
+                        siblings.append((name, v.lowerBound < 0 ? scratch : Array(b[v])))
+                    } else {
+                        try skip(depth: depth)
+                    }
+                } else if next & conditional != 0 {
+                    try value(depth: depth + 1, active: next) { r, v in
+                        if conditional & (1 << r) != 0 { held.append((r, Array(v))) } else { found(r, v) }
+                    }
+                } else {
+                    try value(depth: depth + 1, active: next, found: found)
+                }
+                space()
+                guard i < b.count else { throw malformed() }
+                if b[i] == 0x2C {
+                    i += 1
+                    continue
+                }
+                guard b[i] == 0x7D else { throw malformed() }
+                i += 1
+                break
+            }
+            for (r, v) in held {
+                guard let c = rules[r].condition else { continue }
+                let equal = siblings.contains { $0.0 == c.field && $0.1 == c.value }
+                if equal == c.when { v.withUnsafeBufferPointer { found(r, $0) } }
+            }
+        }
+
+        /// The rules of `active` whose step at `depth` is the member `name`.
+        @inline(__always)
+        func fields(_ active: UInt32, depth: Int, named name: UnsafeBufferPointer<UInt8>) -> UInt32 {
+            var out: UInt32 = 0
+            var m = active
+            while m != 0 {
+                let r = m.trailingZeroBitCount
+                m &= m - 1
+                let steps = rules[r].steps
+                guard steps.count > depth, case .field(let f) = steps[depth], f.count == name.count else { continue }
+                let same = f.withUnsafeBufferPointer { name.count == 0 || memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0 }
+                if same { out |= 1 << r }
+            }
+            return out
+        }
+
+        mutating func array(depth: Int, active: UInt32, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
+            i += 1
+            let next = matching(active, depth: depth) { $0 == .each }
+            space()
+            if i < b.count, b[i] == 0x5D {
+                i += 1
+                return
+            }
+            while true {
+                if next == 0 { try skip(depth: depth) } else { try value(depth: depth + 1, active: next, found: found) }
+                space()
+                guard i < b.count else { throw malformed() }
+                if b[i] == 0x2C {
+                    i += 1
+                    continue
+                }
+                guard b[i] == 0x5D else { throw malformed() }
+                i += 1
+                return
+            }
+        }
+
+        /// Skips one value of any kind (nested below `depth`).
+        mutating func skip(depth: Int) throws {
+            try value(depth: depth + 1, active: 0, found: { _, _ in })
+        }
+    }
+}
