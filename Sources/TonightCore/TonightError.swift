@@ -1,4 +1,5 @@
 import Foundation
+import TonightSnapshot
 
 /// An error with the context an on-call engineer needs: where (file, line, column),
 /// which stage, what went wrong and what to do about it. Its kind decides the exit code.
@@ -73,6 +74,15 @@ package struct TonightError: Error, CustomStringConvertible, Sendable {
 }
 
 extension TonightError {
+    /// Text from an input (an id, a name, a file's bytes) made safe to repeat in a message or
+    /// report: control characters escaped, invalid UTF-8 replaced, at most `limit` characters.
+    package static func quoted(_ bytes: some Collection<UInt8>, limit: Int = 80) -> String {
+        SnapshotError.quoted(bytes, limit: limit)
+    }
+
+    /// `quoted` of a string.
+    package static func quoted(_ text: String, limit: Int = 80) -> String { SnapshotError.quoted(text, limit: limit) }
+
     /// Wraps a POSIX error number from a file operation.
     package static func io(_ operation: String, path: String, errno code: Int32 = errno) -> TonightError {
         TonightError(

@@ -1,6 +1,20 @@
 import Foundation
 import TonightCore
 
+/// How far one quoted field may run before it is taken for an unterminated quote (config
+/// `exports.maxFieldBytes`, `exports.maxFieldLines`).
+package struct CSVLimits: Sendable, Equatable {
+    /// Longest quoted field, in bytes.
+    package var maxFieldBytes = 1 << 16
+    /// Most lines one quoted field may span.
+    package var maxFieldLines = 16
+
+    package init(maxFieldBytes: Int = 1 << 16, maxFieldLines: Int = 16) {
+        self.maxFieldBytes = maxFieldBytes
+        self.maxFieldLines = maxFieldLines
+    }
+}
+
 /// An RFC 4180 reader over bytes: quoted fields with commas, doubled quotes and line breaks,
 /// CRLF or LF, a UTF-8 byte order mark. Fields come out as byte slices, no String per cell.
 ///
@@ -13,7 +27,13 @@ struct CSVReader {
         var line = 0
         /// A problem with the record's syntax (e.g. an unterminated quote), if any.
         var syntaxError: String?
+        /// A quoted field that ran past the limits: the line it opened on. Nothing after it
+        /// can be trusted (an unterminated quote swallows the rest of the file), so readers
+        /// stop with an error there instead of rejecting one giant row.
+        var runawayQuoteLine: Int?
     }
+
+    typealias Limits = CSVLimits
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var pos = 0
@@ -22,17 +42,20 @@ struct CSVReader {
     private var scratch: UnsafeMutableBufferPointer<UInt8>
     private var scratchUsed = 0
     private var tooLong = false
+    private let limits: Limits
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits = Limits()) {
         self.bytes = bytes
+        self.limits = limits
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { pos = 3 }
         scratch = .allocate(capacity: 1 << 20)
     }
 
     /// A reader over `bytes[range]` whose first line is `firstLine` (for one part of a file
     /// split at record boundaries).
-    init(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, firstLine: Int) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, firstLine: Int, limits: Limits = Limits()) {
         self.bytes = UnsafeBufferPointer(rebasing: bytes[range])
+        self.limits = limits
         line = firstLine
         scratch = .allocate(capacity: 1 << 20)
     }
@@ -47,6 +70,7 @@ struct CSVReader {
     mutating func next(into record: inout Record) -> Bool {
         record.fields.removeAll(keepingCapacity: true)
         record.syntaxError = nil
+        record.runawayQuoteLine = nil
         scratchUsed = 0
         tooLong = false
         // Blank lines between records are skipped.
@@ -60,6 +84,7 @@ struct CSVReader {
         while true {
             if pos < bytes.count && bytes[pos] == 0x22 {
                 readQuoted(into: &record)
+                if record.runawayQuoteLine != nil { return true }
             } else {
                 // Unquoted: up to the next comma or line end.
                 let start = pos
@@ -90,8 +115,14 @@ struct CSVReader {
     private mutating func readQuoted(into record: inout Record) {
         pos += 1  // opening quote
         let startLine = line
+        let startPos = pos
         var out = scratchUsed
         while pos < bytes.count {
+            if pos - startPos > limits.maxFieldBytes || line - startLine >= limits.maxFieldLines {
+                record.runawayQuoteLine = startLine
+                record.syntaxError = "a quoted field opened on line \(startLine) runs past \(limits.maxFieldBytes) bytes or \(limits.maxFieldLines) lines"
+                return
+            }
             let c = bytes[pos]
             if c == 0x22 {
                 if pos + 1 < bytes.count && bytes[pos + 1] == 0x22 {
@@ -113,6 +144,7 @@ struct CSVReader {
             pos += 1
         }
         record.syntaxError = "quoted field opened on line \(startLine) is never closed"
+        record.runawayQuoteLine = startLine
         record.fields.append(UnsafeBufferPointer(rebasing: scratch[scratchUsed..<out]))
         scratchUsed = out
     }

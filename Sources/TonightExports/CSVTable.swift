@@ -27,11 +27,29 @@ final class CSVFile: @unchecked Sendable {
     private(set) var columns: [String: Int] = [:]
     private(set) var columnCount = 0
     private(set) var headerLine = 1
+    let limits: CSVLimits
 
-    init(_ url: URL) throws {
+    init(_ url: URL, limits: CSVLimits = CSVLimits()) throws {
         self.url = url
+        self.limits = limits
         name = url.lastPathComponent
         data = try FileIO.read(url)
+    }
+
+    /// The error of a quoted field that never closes within the limits: the rest of the file
+    /// cannot be read reliably, so the stage stops at the line where the quote opened.
+    func runawayQuote(line: Int) -> TonightError {
+        TonightError(
+            .invalidInput,
+            "a quoted field opened here does not close within \(limits.maxFieldLines) lines or \(limits.maxFieldBytes) bytes (an unterminated quote?)",
+            file: url.path, line: line,
+            hint: "fix the export; if such long quoted fields are genuine, raise exports.maxFieldLines / exports.maxFieldBytes")
+    }
+
+    /// The reject of a row whose field count is not the header's (RFC 4180: every record has
+    /// the same number of fields).
+    func fieldCountReject(line: Int, got: Int) -> ExportReject {
+        ExportReject(file: name, line: line, reason: "bad-csv", detail: "\(got) fields, the header has \(columnCount)")
     }
 
     var byteCount: Int { data.count }
@@ -134,7 +152,7 @@ final class CSVFile: @unchecked Sendable {
     /// Reads one part's records.
     func withRecords<R>(in part: Part, _ body: (inout CSVReader) throws -> R) rethrows -> R {
         try data.withUnsafeBytes { raw in
-            var reader = CSVReader(raw.bindMemory(to: UInt8.self), range: part.range, firstLine: part.firstLine)
+            var reader = CSVReader(raw.bindMemory(to: UInt8.self), range: part.range, firstLine: part.firstLine, limits: limits)
             defer { reader.deallocate() }
             return try body(&reader)
         }
@@ -145,17 +163,27 @@ final class CSVFile: @unchecked Sendable {
         required: [String], _ body: (inout CSVReader, [String: Int], Int) throws -> R
     ) throws -> R {
         try data.withUnsafeBytes { raw in
-            var reader = CSVReader(raw.bindMemory(to: UInt8.self))
+            var reader = CSVReader(raw.bindMemory(to: UInt8.self), limits: limits)
             defer { reader.deallocate() }
             var header = CSVReader.Record()
             guard reader.next(into: &header) else {
                 throw TonightError(.invalidInput, "empty file (no header row)", file: url.path, line: 1,
                                    hint: "the export must start with a header row")
             }
+            if let l = header.runawayQuoteLine { throw runawayQuote(line: l) }
+            if let e = header.syntaxError {
+                throw TonightError(.invalidInput, "malformed header row: \(e)", file: url.path, line: header.line)
+            }
             var cols: [String: Int] = [:]
             for (i, f) in header.fields.enumerated() {
                 let n = String(decoding: f, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
-                if cols[n] == nil { cols[n] = i }
+                if let first = cols[n] {
+                    // A repeated name would silently replace a whole column.
+                    throw TonightError(
+                        .invalidInput, "column '\(TonightError.quoted(n))' appears twice in the header (columns \(first + 1) and \(i + 1))",
+                        file: url.path, line: header.line, hint: "fix the export: each column name must be unique")
+                }
+                cols[n] = i
             }
             for r in required where cols[r] == nil {
                 throw TonightError(
@@ -199,8 +227,11 @@ extension CSVFile {
                 let reject = { (reason: String, detail: String) in
                     rowRejects.append(ExportReject(file: self.name, line: line, reason: reason, detail: detail))
                 }
+                if let l = rec.runawayQuoteLine { throw runawayQuote(line: l) }
                 if let e = rec.syntaxError {
                     reject("bad-csv", e)
+                } else if rec.fields.count != columnCount {
+                    rowRejects.append(fieldCountReject(line: line, got: rec.fields.count))
                 } else {
                     try body(CSVRow(record: rec, columns: cols), reject)
                 }
@@ -237,8 +268,12 @@ enum Field {
             if c < 0x20 || c == 0x7F { return nil }
             if c >= 0x80 { ascii = false }
         }
-        if t.count > 64 && (ascii || String(decoding: t, as: UTF8.self).unicodeScalars.count > 64) { return nil }
-        return (t, ascii)
+        if !ascii {
+            // Valid UTF-8 only (an id is repeated in outputs: never repaired, never mangled).
+            guard let s = String(validating: t, as: UTF8.self), s.unicodeScalars.count <= 64 else { return nil }
+            return (t, false)
+        }
+        return t.count <= 64 ? (t, true) : nil
     }
 
     @inline(__always) static func int(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {

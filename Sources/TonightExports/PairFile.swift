@@ -41,7 +41,7 @@ struct PairFile: Sendable {
         let header = try f.header(required: [keyColumn, valueColumn])
         let pieces = f.parts(parts, headerEnd: header.end, headerLines: header.lines)
         let layout = Layout(keyColumn: keyColumn, valueColumn: valueColumn, columns: header.columns, value: value)
-        return merged(try Parallel.map(pieces.count) { i in read(f, part: pieces[i], layout, index: index) })
+        return merged(try Parallel.map(pieces.count) { i in try read(f, part: pieces[i], layout, index: index) })
     }
 
     /// Parts read separately, joined in order.
@@ -61,7 +61,7 @@ struct PairFile: Sendable {
     }
 
     /// Reads one part of a file (see `CSVFile.parts`).
-    static func read(_ f: CSVFile, part: CSVFile.Part, _ layout: Layout, index: IDIndex) -> PairFile {
+    static func read(_ f: CSVFile, part: CSVFile.Part, _ layout: Layout, index: IDIndex) throws -> PairFile {
         var reader = PairRowReader(file: f, layout: layout, index: index, capacity: part.range.count / 16)
         // Fast path: a two-column part without a quote character is plain `a,b` lines,
         // scanned directly (the general reader builds a field array per row).
@@ -69,16 +69,17 @@ struct PairFile: Sendable {
             return reader.out
         }
         reader = PairRowReader(file: f, layout: layout, index: index, capacity: part.range.count / 16)
-        f.withRecords(in: part) { records in
+        try f.withRecords(in: part) { records in
             var rec = CSVReader.Record()
             while records.next(into: &rec) {
                 reader.out.rows += 1
+                if let l = rec.runawayQuoteLine { throw f.runawayQuote(line: l) }
                 if let e = rec.syntaxError {
                     reader.out.rejects.append(ExportReject(file: f.name, line: rec.line, reason: "bad-csv", detail: e))
                     continue
                 }
-                guard reader.keyColumn < rec.fields.count, reader.valueColumn < rec.fields.count else {
-                    reader.tooFew(rec.line, rec.fields.count)
+                guard rec.fields.count == f.columnCount else {
+                    reader.out.rejects.append(f.fieldCountReject(line: rec.line, got: rec.fields.count))
                     continue
                 }
                 reader.row(rec.line, rec.fields[reader.keyColumn], rec.fields[reader.valueColumn])
@@ -128,9 +129,8 @@ struct PairRowReader {
         out.values.reserveCapacity(capacity)
     }
 
-    mutating func tooFew(_ line: Int, _ got: Int) {
-        out.rejects.append(ExportReject(file: file.name, line: line, reason: "missing-field",
-                                        detail: "expected at least \(max(keyColumn, valueColumn) + 1) fields, got \(got)"))
+    mutating func wrongFieldCount(_ line: Int, _ got: Int) {
+        out.rejects.append(file.fieldCountReject(line: line, got: got))
     }
 
     private mutating func reject(_ line: Int, _ reason: String, _ detail: String) {
@@ -162,6 +162,11 @@ struct PairRowReader {
             value = UInt64(bitPattern: a)
         case .index:
             guard let v = values.find(valueBytes) else {
+                // An id that is not an id is a reject; a valid one is an unknown reference.
+                guard Field.idBytes(valueBytes) != nil else {
+                    reject(line, "bad-id", "\(layout.valueColumn) '\(TonightError.quoted(valueBytes))' is not 1 to 64 printable characters of valid UTF-8")
+                    return
+                }
                 out.unknownValues += 1
                 return
             }
@@ -174,6 +179,10 @@ struct PairRowReader {
             k = lastIndex + 1
         } else {
             guard let found = index.find(keyBytes) else {
+                guard Field.idBytes(keyBytes) != nil else {
+                    reject(line, "bad-id", "\(layout.keyColumn) '\(TonightError.quoted(keyBytes))' is not 1 to 64 printable characters of valid UTF-8")
+                    return
+                }
                 out.unknownUsers += 1
                 return
             }
@@ -202,13 +211,15 @@ struct PairRowReader {
                 while comma < n, b[comma] != 0x2C, b[comma] != 0x0A { comma += 1 }
                 var end: Int
                 var second = -1
+                var extra = false
                 if comma < n, b[comma] == 0x2C {
                     second = comma + 1
                     while second < n, b[second] != 0x2C, b[second] != 0x0A { second += 1 }
                     end = second
                     if end < n, b[end] == 0x2C {
-                        // Fields past the second are ignored, as the general reader does.
+                        // More fields than the header's two: the row is rejected below.
                         end = memchr(b.baseAddress! + end, 0x0A, n - end).map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - b.baseAddress! } ?? n
+                        extra = true
                     }
                 } else {
                     end = comma
@@ -219,7 +230,11 @@ struct PairRowReader {
                 if stop > i {
                     out.rows += 1
                     if second < 0 {
-                        tooFew(line, 1)
+                        wrongFieldCount(line, 1)
+                    } else if extra {
+                        var fields = 1
+                        for k in i..<stop where b[k] == 0x2C { fields += 1 }
+                        wrongFieldCount(line, fields)
                     } else {
                         let first = UnsafeBufferPointer(rebasing: b[i..<comma])
                         let next = UnsafeBufferPointer(rebasing: b[(comma + 1)..<min(second, stop)])

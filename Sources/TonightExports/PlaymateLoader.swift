@@ -14,10 +14,15 @@ package struct PlaymateExport: Sendable {
 /// Reads the Playmate exports (user-data.md): players, quiz, sessions, session players, friends.
 package struct PlaymateLoader {
     package var maxRejectShare = 0.01
+    package var csvLimits = CSVLimits()
+    /// The run date (days since the epoch): birthdays after it are rejected.
+    package var runDate: Int
     static let genders: Set<String> = ["Female", "Male", "Non-binary"]
     static let ageGroups: Set<String> = ["Under 12", "12-17", "18-24", "25-34", "35-44", "45-54", "55-64", "65-74", "75+"]
 
-    package init() {}
+    package init(runDate: Int) {
+        self.runDate = runDate
+    }
 
     /// Sports are free text compared case-insensitively after trimming.
     package static func sportKey(_ s: String) -> String {
@@ -35,7 +40,7 @@ package struct PlaymateLoader {
                 throw TonightError(.invalidInput, "export file \(name) is missing", file: url.path,
                                    hint: "the Playmate export holds players, quiz, sessions, session_players and friends CSV files")
             }
-            let f = try CSVFile(url)
+            let f = try CSVFile(url, limits: csvLimits)
             bytes += f.byteCount
             return f
         }
@@ -45,12 +50,17 @@ package struct PlaymateLoader {
         var players: [PlaymatePlayer] = []
         var index = IDIndex(capacity: playersFile.byteCount / 30)
         var bad: [ExportReject] = []
+        let earliestBirthday = CivilTime.parseDate(Array(FieldRanges.earliestBirthday.utf8))!
         rows["players.csv"] = try playersFile.forEachRow(required: ["user_id"], rejects: &bad) { row, reject in
-            guard let id = Field.id(row["user_id"]) else { reject("missing-field", "user_id is empty or not a valid id"); return }
+            guard let id = Self.id(row["user_id"], "user_id", reject) else { return }
             var birthday: Int?
             if !Field.isEmpty(row["birthday"]) {
                 guard let d = CivilTime.parseDate(Field.trimmed(row["birthday"])) else {
-                    reject("bad-date", "birthday '\(String(decoding: row["birthday"], as: UTF8.self))' is not a real YYYY-MM-DD date"); return
+                    reject("bad-date", "birthday '\(TonightError.quoted(Field.trimmed(row["birthday"])))' is not a real YYYY-MM-DD date"); return
+                }
+                guard d >= earliestBirthday, d <= runDate else {
+                    reject("bad-date", "birthday \(CivilTime.formatDate(days: d)) is not between \(FieldRanges.earliestBirthday) and the run date \(CivilTime.formatDate(days: runDate))")
+                    return
                 }
                 birthday = d
             }
@@ -72,8 +82,8 @@ package struct PlaymateLoader {
             func list(_ name: String) -> [String] {
                 (Field.text(row[name]) ?? "").split(separator: "|").compactMap { TextNormalizer.clean(String($0)) }
             }
+            guard Self.id(row["user_id"], "user_id", reject) != nil else { return }
             let idBytes = Field.trimmed(row["user_id"])
-            guard !idBytes.isEmpty else { reject("missing-field", "user_id is empty"); return }
             guard let (lat, lon) = coordinates(row["lat"], row["lon"], reject) else { return }
             guard let p = index.find(idBytes) else { counts["quiz-unknown-user", default: 0] += 1; return }
             let genders = list("genders"), ages = list("age_groups")
@@ -95,23 +105,29 @@ package struct PlaymateLoader {
         bad = []
         let required = ["session_id", "sport", "creator_id", "occurs_at", "lat", "lon", "capacity"]
         rows["sessions.csv"] = try sessionsFile.forEachRow(required: required, rejects: &bad) { row, reject in
-            guard let id = Field.id(row["session_id"]) else { reject("missing-field", "session_id is empty"); return }
+            guard let id = Self.id(row["session_id"], "session_id", reject) else { return }
             guard let sport = Field.text(row["sport"]) else { reject("missing-field", "sport is empty"); return }
-            guard let creatorID = Field.id(row["creator_id"]) else { reject("missing-field", "creator_id is empty"); return }
+            guard sport.utf8.count <= 200 else { reject("bad-value", "sport is longer than 200 bytes"); return }
+            guard let creatorID = Self.id(row["creator_id"], "creator_id", reject) else { return }
             let whenText = String(decoding: Field.trimmed(row["occurs_at"]), as: UTF8.self)
             guard let when = CivilTime.parseInstant(whenText) else {
-                reject("bad-date", "occurs_at '\(whenText)' is not ISO 8601 UTC (2026-11-22T18:00:00Z)"); return
+                reject("bad-date", "occurs_at '\(TonightError.quoted(whenText))' is not ISO 8601 UTC (2026-11-22T18:00:00Z)"); return
+            }
+            guard FieldRanges.occursAt.contains(whenText) else {
+                reject("bad-date", "occurs_at \(whenText) is not between \(FieldRanges.occursAt.lowerBound) and \(FieldRanges.occursAt.upperBound)"); return
             }
             guard !Field.isEmpty(row["lat"]), !Field.isEmpty(row["lon"]) else {
                 reject("missing-field", "lat and lon are required"); return
             }
             guard let (la, lo) = coordinates(row["lat"], row["lon"], reject), let lat = la, let lon = lo else { return }
-            guard let capacity = Field.int(row["capacity"]), capacity >= 1 else {
-                reject("bad-number", "capacity must be an integer >= 1"); return
+            guard let capacity = Field.int(row["capacity"]), FieldRanges.capacity.contains(capacity) else {
+                reject("bad-number", "capacity must be an integer in \(FieldRanges.capacity.lowerBound)…\(FieldRanges.capacity.upperBound)"); return
             }
             var duration: Int?
             if !Field.isEmpty(row["duration_min"]) {
-                guard let d = Field.int(row["duration_min"]) else { reject("bad-number", "duration_min must be an integer >= 0"); return }
+                guard let d = Field.int(row["duration_min"]), FieldRanges.durationMin.contains(d) else {
+                    reject("bad-number", "duration_min must be an integer in \(FieldRanges.durationMin.lowerBound)…\(FieldRanges.durationMin.upperBound)"); return
+                }
                 duration = Int(d)
             }
             guard sessionIndex.insert(Field.trimmed(row["session_id"])) != nil else {
@@ -136,9 +152,11 @@ package struct PlaymateLoader {
         rejects += members.rejects
         counts["member-unknown-session", default: 0] += members.unknownUsers
         counts["member-unknown-player", default: 0] += members.unknownValues
+        // Repeats dropped: a set per session (a hostile export may put thousands of rows in one).
+        var seen = Set<UInt64>()
         for (s, p) in zip(members.keys, members.values) {
             let player = Int32(p)
-            if player == sessions[Int(s)].creator || sessions[Int(s)].joined.contains(player) {
+            if player == sessions[Int(s)].creator || !seen.insert(UInt64(s) << 32 | UInt64(p)).inserted {
                 counts["member-duplicate", default: 0] += 1
                 continue
             }
@@ -152,11 +170,23 @@ package struct PlaymateLoader {
         rows["friends.csv"] = friends.rows
         rejects += friends.rejects
         counts["friend-unknown-user", default: 0] += friends.unknownUsers + friends.unknownValues
-        for (u, f) in zip(friends.keys, friends.values) where !players[Int(u)].friends.contains(Int32(f)) {
+        seen.removeAll()
+        for (u, f) in zip(friends.keys, friends.values) where seen.insert(UInt64(u) << 32 | UInt64(f)).inserted {
             players[Int(u)].friends.append(Int32(f))
         }
         for (k, v) in counts where v == 0 { counts[k] = nil }
         return PlaymateExport(players: players, sessions: sessions, rejects: rejects, counts: counts, rows: rows, bytes: bytes)
+    }
+
+    /// A valid id, or nil after a reject (`missing-field` when empty, else `bad-id`).
+    private static func id(_ field: UnsafeBufferPointer<UInt8>, _ name: String, _ reject: (String, String) -> Void) -> String? {
+        if let id = Field.id(field) { return id }
+        if Field.isEmpty(field) {
+            reject("missing-field", "\(name) is empty")
+        } else {
+            reject("bad-id", "\(name) '\(TonightError.quoted(Field.trimmed(field)))' is not 1 to 64 printable characters of valid UTF-8")
+        }
+        return nil
     }
 
     /// Optional coordinates: both or neither, numbers in range; nil after a reject.
@@ -169,7 +199,7 @@ package struct PlaymateLoader {
             reject("bad-number", "lat and lon must both be numbers")
             return nil
         }
-        guard (-90...90).contains(la), (-180...180).contains(lo) else {
+        guard FieldRanges.latitude.contains(la), FieldRanges.longitude.contains(lo) else {
             reject("bad-coordinates", "lat \(la), lon \(lo) out of range")
             return nil
         }

@@ -35,6 +35,7 @@ package struct KnownFeedIDs: Sendable {
 /// counting sort. Results are columns (`TicketsUserTable`), not a value per user.
 package struct TicketsLoader {
     package var maxRejectShare = 0.01
+    package var csvLimits = CSVLimits()
     private let zips: @Sendable () throws -> ZIPPoints
     private let known: @Sendable () throws -> KnownFeedIDs
 
@@ -87,7 +88,7 @@ package struct TicketsLoader {
                 let k = splits[i - 2], file = pairFiles[k]!, h = pairHeaders[k]!
                 return .pairParts(k, file.parts(max(1, (file.byteCount + 19_999_999) / 20_000_000), headerEnd: h.end, headerLines: h.lines))
             default:
-                return .users(UserRows.read(usersFile, part: pieces[i - 2 - splits.count], columns: header.columns))
+                return .users(try UserRows.read(usersFile, part: pieces[i - 2 - splits.count], columns: header.columns))
             }
         }
         var parsed: [UserRows] = []
@@ -143,7 +144,7 @@ package struct TicketsLoader {
         }
         let userIndex = users.ids, work = jobs
         let read = try Parallel.map(work.count) { j in
-            PairFile.read(pairFiles[work[j].file]!, part: work[j].part, work[j].layout, index: userIndex)
+            try PairFile.read(pairFiles[work[j].file]!, part: work[j].part, work[j].layout, index: userIndex)
         }
 
         clock.lap("pairs")
@@ -188,7 +189,7 @@ package struct TicketsLoader {
             throw TonightError(.invalidInput, "export file \(name) is missing", file: url.path,
                                hint: "the Tickets Tonight export must hold users.csv, favorites.csv and follows.csv")
         }
-        return try CSVFile(url)
+        return try CSVFile(url, limits: csvLimits)
     }
 }
 

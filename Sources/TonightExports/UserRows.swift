@@ -1,4 +1,5 @@
 import TonightCore
+import TonightGeo
 
 /// One part of users.csv, parsed and validated into columns (everything but the duplicate-id
 /// rule, which needs the whole file in order).
@@ -17,8 +18,11 @@ struct UserRows: Sendable {
     /// Column positions (-1: the file has no such column).
     struct Columns {
         var id = -1, zip = -1, lat = -1, lon = -1, radius = -1, price = -1
+        /// Fields every row must have (the header's).
+        var count = 0
 
-        init(_ cols: [String: Int]) {
+        init(_ cols: [String: Int], count: Int) {
+            self.count = count
             id = cols["user_id"] ?? -1
             zip = cols["home_zip"] ?? -1
             lat = cols["lat"] ?? -1
@@ -50,17 +54,18 @@ struct UserRows: Sendable {
         lines += other.lines
     }
 
-    static func read(_ f: CSVFile, part: CSVFile.Part, columns cols: [String: Int]) -> UserRows {
-        let columns = Columns(cols)
+    static func read(_ f: CSVFile, part: CSVFile.Part, columns cols: [String: Int]) throws -> UserRows {
+        let columns = Columns(cols, count: f.columnCount)
         let capacity = part.range.count / 20
         if !f.containsQuote(in: part.range) {
             var out = UserRows(capacity: capacity)
             if out.readPlain(f, part: part, columns) { return out }
         }
         var out = UserRows(capacity: capacity)
-        f.withRecords(in: part) { reader in
+        try f.withRecords(in: part) { reader in
             var rec = CSVReader.Record()
             while reader.next(into: &rec) {
+                if let l = rec.runawayQuoteLine { throw f.runawayQuote(line: l) }
                 if let e = rec.syntaxError {
                     out.rows += 1
                     out.reject(rec.line, "bad-csv", e)
@@ -119,11 +124,19 @@ struct UserRows: Sendable {
     @inline(__always)
     private mutating func add(line: Int, fields: [UnsafeBufferPointer<UInt8>], _ c: Columns) {
         rows += 1
+        guard fields.count == c.count else {
+            reject(line, "bad-csv", "\(fields.count) fields, the header has \(c.count)")
+            return
+        }
         func field(_ k: Int) -> UnsafeBufferPointer<UInt8> {
             k >= 0 && k < fields.count ? fields[k] : UnsafeBufferPointer(start: nil, count: 0)
         }
         guard let id = Field.idBytes(field(c.id)) else {
-            reject(line, "missing-field", "user_id is empty or not a valid id")
+            if Field.isEmpty(field(c.id)) {
+                reject(line, "missing-field", "user_id is empty")
+            } else {
+                reject(line, "bad-id", "user_id '\(TonightError.quoted(Field.trimmed(field(c.id))))' is not 1 to 64 printable characters of valid UTF-8")
+            }
             return
         }
         var la = Double.nan, lo = Double.nan
@@ -133,7 +146,7 @@ struct UserRows: Sendable {
                 reject(line, "bad-number", "lat and lon must both be numbers")
                 return
             }
-            guard (-90...90).contains(a), (-180...180).contains(o) else {
+            guard FieldRanges.latitude.contains(a), FieldRanges.longitude.contains(o) else {
                 reject(line, "bad-coordinates", "lat \(a), lon \(o) out of range")
                 return
             }
@@ -142,16 +155,16 @@ struct UserRows: Sendable {
         }
         var radius = Double.nan
         if !Field.isEmpty(field(c.radius)) {
-            guard let r = Field.double(field(c.radius)), r > 0 else {
-                reject(line, "bad-number", "radius_km must be a positive number")
+            guard let r = Field.double(field(c.radius)), r > 0, r <= FieldRanges.radiusKm.upperBound else {
+                reject(line, "bad-number", "radius_km must be a number in (0, \(Int(FieldRanges.radiusKm.upperBound))] km (\(Int(GeoGrid.halfCircumferenceKm)) or more reaches everywhere)")
                 return
             }
             radius = r
         }
         var price = Double.nan
         if !Field.isEmpty(field(c.price)) {
-            guard let p = Field.double(field(c.price)), p >= 0 else {
-                reject(line, "bad-number", "max_price must be a number >= 0")
+            guard let p = Field.double(field(c.price)), FieldRanges.maxPrice.contains(p) else {
+                reject(line, "bad-number", "max_price must be a number in [0, \(Int(FieldRanges.maxPrice.upperBound))]")
                 return
             }
             price = p

@@ -30,6 +30,8 @@ package enum ConfigSchema {
         Key(name: "affinity.maxRejectShare", kind: .double, defaultValue: .double(0.05), doc: "largest share of rejected recommendation lines"),
         // user-data.md
         Key(name: "exports.maxRejectShare", kind: .double, defaultValue: .double(0.01), doc: "largest share of rejected rows per export file"),
+        Key(name: "exports.maxFieldBytes", kind: .int, defaultValue: .int(1 << 16), doc: "longest quoted CSV field (longer: an unterminated quote)"),
+        Key(name: "exports.maxFieldLines", kind: .int, defaultValue: .int(16), doc: "most lines one quoted CSV field may span"),
         // recommendations.md
         Key(name: "recommendations.horizonDays", kind: .double, defaultValue: .double(60), doc: "upcoming window"),
         Key(name: "recommendations.excludedStatuses", kind: .intList, defaultValue: .intList([]), doc: "EventStatus codes never recommended"),

@@ -12,7 +12,12 @@ package struct LoadTicketsStage: Stage {
     package let name = "load-tickets"
     package let summary = "read the Tickets Tonight exports (RFC 4180 CSV), validate, geocode home ZIPs"
     package let inputs: [StageInput] = [.directory(role: "tickets", path: "tickets"), .stage("parse-feed")]
-    package let configKeys = ["exports.maxRejectShare"]
+    package let configKeys = ["exports.maxRejectShare", "exports.maxFieldBytes", "exports.maxFieldLines"]
+
+    /// How far a quoted CSV field may run (`exports.maxFieldBytes`, `exports.maxFieldLines`).
+    static func csvLimits(_ config: TonightConfig) -> CSVLimits {
+        CSVLimits(maxFieldBytes: config.int("exports.maxFieldBytes"), maxFieldLines: config.int("exports.maxFieldLines"))
+    }
     package let implementationVersion = 1
     package let tables = ["users", "rejects"]
 
@@ -28,6 +33,7 @@ package struct LoadTicketsStage: Stage {
             return KnownFeedIDs(artists: IntegerSet(artists), events: IntegerSet(events))
         }
         loader.maxRejectShare = context.config.double("exports.maxRejectShare")
+        loader.csvLimits = Self.csvLimits(context.config)
         let loadStart = DispatchTime.now().uptimeNanoseconds
         let export = try loader.load(directory: context.inputsDirectory.appendingPathComponent("tickets"))
         let loaded = seconds(since: loadStart)

@@ -53,10 +53,10 @@ package struct EventIndex: Sendable {
     package let eventsOfArtist: FlatLists<Int32>
     /// Affinity edges per dense source, in file order, to artists with upcoming events.
     package let edges: FlatLists<Edge>
-    /// Per 1°×1° cell with venues: its upcoming events by pop·timeFactor desc (then
-    /// startsAt, id); `cellIndex` maps a cell to its list.
+    /// Per 1°×1° cell with venues (`GeoGrid`), in key order: its upcoming events by
+    /// pop·timeFactor desc (then startsAt, id); `cellKeys[i]` is the key of list i.
     let cellsByPopularity: FlatLists<Int32>
-    let cellIndex: [Int64: Int32]
+    let cellKeys: [Int64]
     /// Upcoming events by pop·timeFactor desc, startsAt, id (users without location).
     package let popularOrder: [Int32]
 
@@ -141,7 +141,7 @@ package struct EventIndex: Sendable {
         }
         var grid: [Int64: [Int32]] = [:]
         for (i, e) in events.enumerated() {
-            if let lat = e.lat, let lon = e.lon { grid[Self.cell(lat, lon), default: []].append(Int32(i)) }
+            if let lat = e.lat, let lon = e.lon { grid[GeoGrid.cell(lat, lon), default: []].append(Int32(i)) }
         }
         let popular = { (a: Int32, b: Int32) -> Bool in
             let x = events[Int(a)], y = events[Int(b)]
@@ -153,13 +153,10 @@ package struct EventIndex: Sendable {
         }
         popularOrder = (0..<events.count).map(Int32.init).sorted(by: popular)
         var cells = FlatLists<Int32>()
-        var cellIndex: [Int64: Int32] = [:]
-        for key in grid.keys.sorted() {
-            cellIndex[key] = Int32(cells.count)
-            cells.append(grid[key]!.sorted(by: popular))
-        }
+        let keys = grid.keys.sorted()
+        for key in keys { cells.append(grid[key]!.sorted(by: popular)) }
         cellsByPopularity = cells
-        self.cellIndex = cellIndex
+        cellKeys = keys
     }
 
     /// The dense index of an artist id, if the artist performs or has affinity edges.
@@ -173,28 +170,12 @@ package struct EventIndex: Sendable {
         return denseIndex[artist]
     }
 
-    /// The cells that may hold venues within `radiusKm` of the point (each once), as
-    /// indexes into `cellsByPopularity`, into `out` (emptied first).
+    /// The cells that may hold venues within `radiusKm` of the point (each once, in key
+    /// order), as indexes into `cellsByPopularity`, into `out` (emptied first). Bounded for
+    /// any radius: at most the cells that hold venues.
     func popularCells(lat: Double, lon: Double, radiusKm: Double, into out: inout [Int32]) {
         out.removeAll(keepingCapacity: true)
-        forEachCell(lat: lat, lon: lon, radiusKm: radiusKm) { c in
-            if let list = cellIndex[c], !out.contains(list) { out.append(list) }
-        }
-    }
-
-    func forEachCell(lat: Double, lon: Double, radiusKm: Double, _ body: (Int64) -> Void) {
-        let dLat = radiusKm / 110.5
-        let widest = min(89.0, abs(lat) + dLat)
-        let dLon = min(180, radiusKm / (111.32 * max(0.01, cos(widest * .pi / 180))))
-        var y = floor(lat - dLat)
-        while y <= floor(lat + dLat) {
-            var x = floor(lon - dLon)
-            while x <= floor(lon + dLon) {
-                body(Self.cell(y, x < -180 ? x + 360 : (x >= 180 ? x - 360 : x)))
-                x += 1
-            }
-            y += 1
-        }
+        GeoGrid.span(lat: lat, lon: lon, radiusKm: radiusKm)?.forEachIndex(in: cellKeys) { out.append(Int32($0)) }
     }
 
     /// The tie-break after the score: startsAt, then event id (16 upper-case hex digits, so
@@ -203,9 +184,5 @@ package struct EventIndex: Sendable {
     package static func before(_ x: Event, _ y: Event) -> Bool {
         if x.startsAt != y.startsAt { return x.startsAt < y.startsAt }
         return x.id < y.id
-    }
-
-    static func cell(_ lat: Double, _ lon: Double) -> Int64 {
-        Int64(floor(lat) + 90) * 1000 + Int64(floor(lon) + 180)
     }
 }

@@ -120,17 +120,7 @@ extension PlaymateRanker {
         // The candidate lists: the grid cells around the origin, or everything without one.
         var cells: [SessionLists] = []
         if let (la, lo) = origin {
-            let dLat = radius / 110.5
-            let dLon = min(180, radius / (111.32 * max(0.01, cos(min(89.0, abs(la) + dLat) * .pi / 180))))
-            var y = floor(la - dLat)
-            while y <= floor(la + dLat) {
-                var x = floor(lo - dLon)
-                while x <= floor(lo + dLon) {
-                    if let c = grid[Self.cell(y, x < -180 ? x + 360 : (x >= 180 ? x - 360 : x))] { cells.append(c) }
-                    x += 1
-                }
-                y += 1
-            }
+            GeoGrid.span(lat: la, lon: lo, radiusKm: radius)?.forEachIndex(in: gridKeys) { cells.append(grid[$0]) }
         } else {
             cells = [everywhere]
         }

@@ -33,7 +33,9 @@ package struct PlaymateRanker: Sendable {
     /// Open future sessions (occurs after asOf, not full).
     let open: [Int32]
     /// Open sessions per 1°×1° cell, in the orders suggestions scan them.
-    let grid: [Int64: SessionLists]
+    let grid: [SessionLists]
+    /// The `GeoGrid` cell of each of `grid`'s lists, sorted.
+    let gridKeys: [Int64]
     /// All open sessions in the same orders (players without an origin).
     let everywhere: SessionLists
     /// Each player's age group on asOf's UTC date (nil without birthday).
@@ -71,7 +73,7 @@ package struct PlaymateRanker: Sendable {
             for p in Self.members(s) { memberOf[Int(p)].append(Int32(i)) }
             if s.occursAt > settings.asOf && Self.memberCount(s) < s.capacity {
                 open.append(Int32(i))
-                cellOf[Self.cell(s.lat, s.lon), default: []].append(Int32(i))
+                cellOf[GeoGrid.cell(s.lat, s.lon), default: []].append(Int32(i))
             }
         }
         self.memberOf = memberOf
@@ -120,7 +122,8 @@ package struct PlaymateRanker: Sendable {
             for s in byPlayers { bySportPlayers[Int(sport[Int(s)]), default: []].append(s) }
             return SessionLists(byTime: byTime, byPlayers: byPlayers, bySportTime: bySportTime, bySportPlayers: bySportPlayers)
         }
-        grid = cellOf.mapValues(lists)
+        gridKeys = cellOf.keys.sorted()
+        grid = gridKeys.map { lists(cellOf[$0]!) }
         everywhere = lists(open)
     }
 
@@ -134,7 +137,6 @@ package struct PlaymateRanker: Sendable {
         s.joined.count + (s.creator >= 0 && s.joined.contains(s.creator) ? 0 : 1)
     }
 
-    static func cell(_ lat: Double, _ lon: Double) -> Int64 { Int64(floor(lat) + 90) * 1000 + Int64(floor(lon) + 180) }
 
     /// Completed years on `day` (days since the epoch) → the app's age group.
     package static func ageGroup(birthday: Int, on day: Int) -> String {

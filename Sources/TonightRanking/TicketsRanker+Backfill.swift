@@ -108,23 +108,20 @@ extension TicketsRanker {
     }
 
     /// The exact backfill for a located user into `chosen`: events in decreasing
-    /// pop·timeFactor (an upper bound of their score), stopping once no unseen event could
-    /// still be selected.
+    /// pop·timeFactor (an upper bound of their score), merged from the user's cells, stopping
+    /// once no unseen event could still be selected.
     mutating func exactBackfill(_ u: TicketsUser, _ o: Origin, need: Int) {
         index.popularCells(lat: o.lat, lon: o.lon, radiusKm: o.radius, into: &cells)
         heads.removeAll(keepingCapacity: true)
-        for c in cells { heads.append(index.cellsByPopularity.range(Int(c)).lowerBound) }
+        heap.removeAll()
+        for (k, c) in cells.enumerated() {
+            let range = index.cellsByPopularity.range(Int(c))
+            heads.append(range.lowerBound)
+            if !range.isEmpty { heap.push(bound: bound(index.cellsByPopularity.values[range.lowerBound]), cell: k) }
+        }
         pool.removeAll(keepingCapacity: true)
         var nextCheck = need
-        while true {
-            // The cell whose next event has the highest bound.
-            var bestCell = -1
-            var bound = -1.0
-            for c in cells.indices where heads[c] < index.cellsByPopularity.range(Int(cells[c])).upperBound {
-                let e = index.events[Int(index.cellsByPopularity.values[heads[c]])]
-                if e.pop * e.timeFactor > bound { bound = e.pop * e.timeFactor; bestCell = c }
-            }
-            if bestCell < 0 { break }
+        while let (bound, k) = heap.top {
             // Stopping later is always correct; check only as the pool grows by half.
             if pool.count >= nextCheck {
                 sortPool()
@@ -132,8 +129,10 @@ extension TicketsRanker {
                 if chosen.count == need, let last = chosen.last, bound < last.score * (1 - 1e-8) { break }
                 nextCheck = pool.count + max(2, pool.count / 2)
             }
-            let i = index.cellsByPopularity.values[heads[bestCell]]
-            heads[bestCell] += 1
+            let i = index.cellsByPopularity.values[heads[k]]
+            heads[k] += 1
+            let end = index.cellsByPopularity.range(Int(cells[k])).upperBound
+            heap.replaceTop(heads[k] < end ? (self.bound(index.cellsByPopularity.values[heads[k]]), k) : nil)
             let (ok, d) = eligible(u, o, i)
             guard ok, let d else { continue }
             let e = index.events[Int(i)]
@@ -141,5 +140,12 @@ extension TicketsRanker {
         }
         sortPool()
         selectFromPool(need: need)
+    }
+
+    /// pop·timeFactor of event `i`: no distance factor is larger than 1, so it bounds the score.
+    @inline(__always)
+    func bound(_ i: Int32) -> Double {
+        let e = index.events[Int(i)]
+        return e.pop * e.timeFactor
     }
 }

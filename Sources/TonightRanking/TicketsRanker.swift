@@ -34,6 +34,7 @@ package struct TicketsRanker {
     var chosen: [Popular] = []
     var cells: [Int32] = []
     var heads: [Int] = []
+    var heap = CellHeap()
     var feedEvents: [Int32] = []
     /// Per place shared by several users: the in-reach upcoming events by popular score,
     /// before any user's own filters; `complete` when nothing was cut.

@@ -27,11 +27,11 @@ import TonightGeo
     @Test func writesWhatTicketsUserWrites() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-table-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        // Hostile ids and ZIPs beside the generated rows: non-ASCII, invalid UTF-8 (repaired as a
-        // String would), quoted, a ZIP+4, a Canadian code, coordinates, a budget of zero.
+        // Hostile ids and ZIPs beside the generated rows: non-ASCII, invalid UTF-8 (rejected: an
+        // id is never repaired), quoted, a ZIP+4, a Canadian code, coordinates, a budget of zero.
         var users = try Data(contentsOf: Self.small.appendingPathComponent("users.csv"))
         users.append(Data("é-ü,10001-1234,,,,0\n\"q,\"\"uote\",M5V 1J1,,,5,\nx\u{301},,40.5,-73.9,,\n".utf8))
-        users.append(contentsOf: [0x62, 0x61, 0x64, 0xFF, 0x2C, 0x0A])  // "bad\u{FF}," : invalid UTF-8
+        users.append(contentsOf: [0x62, 0x61, 0x64, 0xFF] + Array(",,,,,\n".utf8))  // "bad\u{FF}" : invalid UTF-8
         try users.write(to: dir.appendingPathComponent("users.csv"))
         for f in ["favorites.csv", "follows.csv", "dismissed.csv"] {
             try FileManager.default.copyItem(at: Self.small.appendingPathComponent(f), to: dir.appendingPathComponent(f))
@@ -42,7 +42,8 @@ import TonightGeo
         let export = try loader.load(directory: dir)
         let records = export.users.records
         #expect(records.count == export.users.count && records.count > 10_000)
-        #expect(records.contains { $0.id == "bad\u{FFFD}" })
+        #expect(!records.contains { $0.id.hasPrefix("bad") })
+        #expect(export.rejects.contains { $0.reason == "bad-id" && $0.detail.contains("bad\u{FFFD}") })
         #expect(records.contains { $0.id == "q,\"uote" && $0.homeZip == "M5V 1J1" && $0.location == "none" })
         #expect(records.contains { $0.id == "é-ü" && $0.location == "postal" && $0.maxPrice == 0 })
 

@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+import TonightCore
+import TonightGeo
+@testable import TonightExports
+
+/// Exports an attacker or a broken exporter would send: every numeric field has a range, ids
+/// are ids, a header names each column once, every row has the header's fields, and an
+/// unterminated quote stops the stage at the line where it opened.
+@Suite struct HostileExportTests {
+    static func directory(_ files: [String: String]) -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-hostile-\(UUID().uuidString.prefix(8))")
+        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files { try! Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+        return dir
+    }
+
+    static var loader: TicketsLoader {
+        var l = TicketsLoader(knownArtists: [1, 2], knownEvents: [0xAA], zips: TicketsLoaderTests.zips)
+        l.maxRejectShare = 1
+        return l
+    }
+
+    /// 200 good users and then `rows`, so that a few rejects stay under any share.
+    static func users(header: String = "user_id,lat,lon,radius_km,max_price", _ rows: [String]) -> String {
+        header + "\n" + (0..<200).map { "g\($0),40,-74,10,\n" }.joined() + rows.map { $0 + "\n" }.joined()
+    }
+
+    static func load(_ files: [String: String]) throws -> TicketsExport {
+        var all = ["favorites.csv": "user_id,artist_id\n", "follows.csv": "user_id,event_id\n"]
+        for (k, v) in files { all[k] = v }
+        return try loader.load(directory: directory(all))
+    }
+
+    @Test(arguments: ["99999999999999999999", "1e15", "100000000", "40075.5", "0", "-5", "nan", "inf", "0x10", "1e400"])
+    func radiusOutsideItsRangeIsRejected(_ radius: String) throws {
+        let r = try Self.load(["users.csv": Self.users(["h,40,-74,\(radius),"])])
+        #expect(r.rejects.map(\.reason) == ["bad-number"], "\(radius)")
+        #expect(r.rejects.first?.detail.contains("radius_km") == true)
+        #expect(r.users.count == 200)
+    }
+
+    @Test(arguments: ["20000", "20015.1", "40075", "0.001"])
+    func radiusInsideItsRangeIsKept(_ radius: String) throws {
+        let r = try Self.load(["users.csv": Self.users(["h,40,-74,\(radius),"])])
+        #expect(r.rejects.isEmpty)
+        #expect(r.users.records.last?.radiusKm == Double(radius))
+    }
+
+    @Test func maxPriceRange() throws {
+        let r = try Self.load(["users.csv": Self.users(["a,,,,-1", "b,,,,1e7", "c,,,,1000000", "d,,,,0"])])
+        #expect(r.rejects.map { "\($0.line) \($0.reason)" } == ["202 bad-number", "203 bad-number"])
+        #expect(r.users.count == 202)
+    }
+
+    /// A quote that never closes: the stage stops at the line where it opened, whether it is
+    /// near the start or the end, instead of swallowing the rest as one reject.
+    @Test(arguments: [5, 190])
+    func unterminatedQuoteStopsAtItsLine(_ at: Int) throws {
+        var lines = (0..<200).map { "u\($0),40,-74,10," }
+        lines[at] = "\"u\(at),40,-74,10,"
+        let text = "user_id,lat,lon,radius_km,max_price\n" + lines.joined(separator: "\n") + "\n"
+        let e = #expect(throws: TonightError.self) { try Self.load(["users.csv": text]) }
+        #expect(e?.line == at + 2, "\(String(describing: e))")
+        #expect(e?.message.contains("does not close") == true)
+        #expect(e?.exitCode == 65)
+        // The same in a pair file.
+        var favorites = "user_id,artist_id\n" + (0..<100).map { "g\($0),1\n" }.joined()
+        favorites += "\"g1,1\n" + (0..<50).map { "g\($0),2\n" }.joined()
+        let f = #expect(throws: TonightError.self) {
+            try Self.load(["users.csv": Self.users([]), "favorites.csv": favorites])
+        }
+        #expect(f?.line == 102 && f?.file?.hasSuffix("favorites.csv") == true, "\(String(describing: f))")
+    }
+
+    /// A quoted field may hold a line break or a comma: that is not a runaway.
+    @Test func shortQuotedFieldsAreFine() throws {
+        let header = "user_id,lat,lon,radius_km,home_zip"
+        let r = try Self.load(["users.csv": Self.users(header: header, ["m,,,,\"10001\n\n\"", "\"a,b\",,,,"])])
+        #expect(r.rejects.isEmpty)
+        #expect(r.users.records.suffix(2).map(\.id) == ["m", "a,b"])
+        #expect(r.users.records[200].homeZip == "10001")
+    }
+
+    @Test func duplicateHeaderNamesAreAnError() throws {
+        let e = #expect(throws: TonightError.self) {
+            try Self.load(["users.csv": "user_id,lat,lon,LAT\nu1,1,2,3\n"])
+        }
+        #expect(e?.message.contains("column 'lat' appears twice in the header (columns 2 and 4)") == true, "\(String(describing: e))")
+        #expect(e?.line == 1)
+    }
+
+    @Test func rowsWithTheWrongNumberOfFieldsAreRejected() throws {
+        let r = try Self.load([
+            "users.csv": Self.users(["few,40,-74", "many,40,-74,10,,x", "\"quoted\",40,-74,10,,extra"]),
+            "favorites.csv": "user_id,artist_id\n" + (0..<50).map { "g\($0),1\n" }.joined() + "g1,2,3\ng2\n\"g3\",1,x\n",
+        ])
+        #expect(r.rejects.map { "\($0.file):\($0.line) \($0.reason)" } == [
+            "users.csv:202 bad-csv", "users.csv:203 bad-csv", "users.csv:204 bad-csv",
+            "favorites.csv:52 bad-csv", "favorites.csv:53 bad-csv", "favorites.csv:54 bad-csv",
+        ])
+        #expect(r.rejects[0].detail == "3 fields, the header has 5")
+    }
+
+    /// Ids that are not ids are rejected as `bad-id`, in users.csv and in the pair files
+    /// (where an unknown but valid id is only counted).
+    @Test func idsThatAreNotIds() throws {
+        let huge = String(repeating: "x", count: 1 << 20)
+        let badUTF8 = "bad\u{FFFD}"  // replaced below by an invalid byte
+        var users = Self.users(["\(huge),,,,", "nul\u{0}id,,,,", "\(badUTF8),,,,", "é\(String(repeating: "x", count: 63)),,,,"])
+        var bytes = Array(users.utf8)
+        let marker = Array("bad\u{FFFD}".utf8)
+        if let at = (0..<(bytes.count - marker.count)).first(where: { Array(bytes[$0..<($0 + marker.count)]) == marker }) {
+            bytes.replaceSubrange((at + 3)..<(at + marker.count), with: [0xC3, 0x28])
+        }
+        users = String(decoding: bytes, as: UTF8.self)
+        let dir = Self.directory([
+            "favorites.csv": "user_id,artist_id\n" + (0..<100).map { "g\($0),1\n" }.joined() + "\(huge),1\nghost,1\nnul\u{0},1\n",
+            "follows.csv": "user_id,event_id\n",
+        ])
+        try Data(bytes).write(to: dir.appendingPathComponent("users.csv"))
+        let r = try Self.loader.load(directory: dir)
+        #expect(r.rejects.map { "\($0.file):\($0.line) \($0.reason)" } == [
+            "users.csv:202 bad-id", "users.csv:203 bad-id", "users.csv:204 bad-id",
+            "favorites.csv:102 bad-id", "favorites.csv:104 bad-id",
+        ])
+        // 64 characters (not bytes) is the limit: the accented id is kept as written.
+        #expect(r.users.records.last?.id == "é" + String(repeating: "x", count: 63))
+        #expect(r.counts["unknown-user"] == 1)
+        // Messages repeat at most 80 characters of what they quote.
+        #expect(r.rejects[0].detail.count < 200)
+    }
+
+    static func playmate(_ files: [String: String]) throws -> PlaymateExport {
+        var all = [
+            "players.csv": "user_id,birthday,gender,lat,lon\n" + (0..<200).map { "p\($0),1990-01-01,Female,,\n" }.joined(),
+            "quiz.csv": "user_id,lat,lon,play_sports,avoid_sports,genders,age_groups\n",
+            "sessions.csv": "session_id,sport,creator_id,occurs_at,duration_min,lat,lon,capacity\n"
+                + (0..<200).map { "s\($0),Tennis,p1,2026-02-01T18:00:00Z,60,40,-74,4\n" }.joined(),
+            "session_players.csv": "session_id,user_id\n",
+            "friends.csv": "user_id,friend_id\n",
+        ]
+        for (k, v) in files { all[k] = (all[k] ?? "") + v }
+        var loader = PlaymateLoader(runDate: CivilTime.parseDate(Array("2026-01-15".utf8))!)
+        loader.maxRejectShare = 1
+        return try loader.load(directory: directory(all))
+    }
+
+    @Test func playmateNumbersHaveRanges() throws {
+        let r = try Self.playmate([
+            "players.csv": "x1,2099-01-01,,,\nx2,1850-05-05,,,\nx3,2026-01-15,,,\n",
+            "sessions.csv": "t1,Tennis,p1,2026-02-01T18:00:00Z,100000000000000000,40,-74,4\n"
+                + "t2,Tennis,p1,2026-02-01T18:00:00Z,60,40,-74,0\n"
+                + "t3,Tennis,p1,2026-02-01T18:00:00Z,60,40,-74,1001\n"
+                + "t4,Tennis,p1,1800-02-01T18:00:00Z,60,40,-74,4\n"
+                + "t5,Tennis,p1,2026-02-01T18:00:00Z,1440,40,-74,1000\n",
+        ])
+        #expect(r.rejects.map { "\($0.file):\($0.line) \($0.reason)" } == [
+            "players.csv:202 bad-date", "players.csv:203 bad-date",
+            "sessions.csv:202 bad-number", "sessions.csv:203 bad-number", "sessions.csv:204 bad-number", "sessions.csv:205 bad-date",
+        ])
+        #expect(r.sessions.last?.durationMin == 1440)
+    }
+
+    @Test func playmateIdsThatAreNotIds() throws {
+        let long = String(repeating: "q", count: 100)
+        let r = try Self.playmate([
+            "quiz.csv": "\(long),,,,,,\nnul\u{0},,,,,,\nghost,,,,,,\n",
+            "friends.csv": "p1,\(long)\np1,ghost\n" + (0..<20).map { "p2,p\($0 + 3)\n" }.joined(),
+            "session_players.csv": "s1,\(long)\n" + (0..<20).map { "s2,p\($0 + 2)\n" }.joined(),
+        ])
+        #expect(r.rejects.map { "\($0.file):\($0.line) \($0.reason)" } == [
+            "quiz.csv:2 bad-id", "quiz.csv:3 bad-id", "session_players.csv:2 bad-id", "friends.csv:2 bad-id",
+        ])
+        #expect(r.counts["quiz-unknown-user"] == 1 && r.counts["friend-unknown-user"] == 1)
+    }
+
+    /// A session with thousands of member rows (repeats among them) loads in linear time,
+    /// each player once.
+    @Test func manyRepeatedMembers() throws {
+        let rows = (0..<60_000).map { "s1,p\($0 % 200)\n" }.joined()
+        let r = try Self.playmate(["session_players.csv": rows])
+        #expect(r.sessions[1].joined.count == 199)  // p1 created it
+        #expect(r.counts["member-duplicate"] == 60_000 - 199)
+    }
+}
