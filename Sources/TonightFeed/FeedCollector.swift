@@ -108,6 +108,11 @@ struct FeedCollector {
 
     mutating func finish(_ d: RecordDraft) {
         seenCount[d.section.rawValue] += 1
+        if let names = d.elementInField {
+            let parts = names.split(separator: ">", maxSplits: 1).map(String.init)
+            reject(d, "element-in-field", "<\(parts.first ?? "?")> contains the element <\(parts.last ?? "?")>: fields hold text only")
+            return
+        }
         switch d.section {
         case .artists: finishArtist(d)
         case .categories: finishCategory(d)

@@ -80,7 +80,19 @@ package enum FeedParser {
         handler.attach(context)
 
         var total: Int64 = 0
+        var tags = StartTagScan(maxAttributes: options.limits.maxAttributes)
         try input.forEachChunk { chunk in
+            do {
+                try tags.scan(chunk)
+            } catch let v as StartTagScan.Violation {
+                // Let libxml2 read up to the tag's `<` (not the tag) so that its position is the
+                // tag's, then stop.
+                let at = Int(v.offset - total)
+                if at >= 0 && at < chunk.count { _ = context.parse(UnsafeRawBufferPointer(rebasing: chunk[0...at]), terminate: false) }
+                throw TonightError(
+                    .invalidInput, "element has more than \(options.limits.maxAttributes) attributes (namespace declarations included)",
+                    file: path, line: context.line, column: context.column, hint: "feed.limits.maxAttributes")
+            }
             total += Int64(chunk.count)
             let rc = context.parse(chunk, terminate: chunk.isEmpty)
             if let failure = handler.failure { throw failure }
@@ -176,10 +188,11 @@ package enum FeedParser {
     static func makeSAXHandler() -> xmlSAXHandler {
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
-        sax.startElementNs = { ctx, localname, prefix, uri, _, _, nbAttributes, _, attributes in
+        sax.startElementNs = { ctx, localname, prefix, uri, nbNamespaces, namespaces, nbAttributes, _, attributes in
             guard let localname else { return }
             FeedParser.with(ctx) {
-                $0.startElement(localname, prefix: prefix, uri: uri, attributeCount: Int(nbAttributes), attributes: attributes)
+                $0.startElement(localname, prefix: prefix, uri: uri, namespaceCount: Int(nbNamespaces), namespaces: namespaces,
+                                attributeCount: Int(nbAttributes), attributes: attributes)
             }
         }
         sax.endElementNs = { ctx, _, _, _ in

@@ -11,6 +11,9 @@ final class FeedSAXHandler {
     let requiredRoot: String?
     /// Unknown element names and their counts (the SAX thread's own bookkeeping).
     var unknownElements: [String: Int] = [:]
+    /// Every distinct unknown name (element, attribute, namespace prefix or URI) by its
+    /// dictionary-interned pointer: bounded by `limits.maxUnknownNames`.
+    private var unknownNames = Set<UnsafeRawPointer>()
     /// The first fatal problem: a well-formedness error or a refused construct.
     var failure: TonightError?
     var context: XMLParserContext!
@@ -23,7 +26,10 @@ final class FeedSAXHandler {
     private var field: FeedField?
     private var capture = false
     private var itemStart = 0
+    /// Bytes of text in the current text node run (outside captured fields).
     private var textRun = 0
+    /// Bytes of the captured field's whole text, across any elements inside it.
+    private var fieldBytes = 0
     private var batch: RawRecordBatch
     private static let batchBytes = 1 << 18
 
@@ -105,8 +111,21 @@ final class FeedSAXHandler {
 
     private static let primary = Array("Primary".utf8)
 
+    /// Counts a distinct unknown name; false (having failed the parse) past the limit.
+    @inline(__always)
+    private func noteUnknownName(_ p: UnsafePointer<xmlChar>) -> Bool {
+        guard unknownNames.insert(UnsafeRawPointer(p)).inserted else { return true }
+        if unknownNames.count > limits.maxUnknownNames {
+            fail("more than \(limits.maxUnknownNames) distinct unknown element, attribute or namespace names",
+                 hint: "feed.limits.maxUnknownNames; the real feed has a handful")
+            return false
+        }
+        return true
+    }
+
     /// An element this parser does not know: counted once per name, its name length checked.
     private func unknown(_ localname: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?) {
+        guard noteUnknownName(localname) else { return }
         let length = strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self))
             + (prefix.map { strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) + 1 } ?? 0)
         if length > limits.maxNameBytes {
@@ -120,6 +139,7 @@ final class FeedSAXHandler {
 
     func startElement(
         _ localname: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        namespaceCount: Int, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
         depth += 1
@@ -128,10 +148,15 @@ final class FeedSAXHandler {
             fail("element nesting deeper than \(limits.maxDepth)", hint: "feed.limits.maxDepth")
             return
         }
-        if attributeCount > limits.maxAttributes {
-            fail("element has \(attributeCount) attributes, more than \(limits.maxAttributes)",
+        if attributeCount + namespaceCount > limits.maxAttributes {
+            fail("element has \(attributeCount + namespaceCount) attributes and namespace declarations, more than \(limits.maxAttributes)",
                  hint: "feed.limits.maxAttributes")
             return
+        }
+        if let namespaces {
+            for i in 0..<(2 * namespaceCount) {
+                if let p = namespaces[i], !noteUnknownName(p) { return }
+            }
         }
         if let attributes {
             for i in 0..<attributeCount {
@@ -139,6 +164,7 @@ final class FeedSAXHandler {
                     fail("attribute value longer than \(limits.maxTextBytes) bytes", hint: "feed.limits.maxTextBytes")
                     return
                 }
+                if let name = attributes[i * 5], name != idName, name != typeName, !noteUnknownName(name) { return }
             }
         }
         if let uri {
@@ -180,8 +206,20 @@ final class FeedSAXHandler {
                 }
                 itemStart = batch.beginItem(code)
                 capture = true
+                fieldBytes = 0
             }
         case 5:
+            if capture, let f = field {
+                // A text field holding an element: the record is rejected (and its text, split
+                // around elements, can never bypass the text limit).
+                batch.endItem(itemStart)
+                capture = false
+                let name = Self.string(localname)
+                Array((f.elementName + ">" + name.prefix(100)).utf8).withUnsafeBufferPointer {
+                    batch.item(RawRecordBatch.elementInFieldCode, $0)
+                }
+                return
+            }
             guard inRecord, field == .artistIDs, Self.same(localname, artistIDName) else {
                 if inRecord { unknown(localname, prefix) }
                 return
@@ -246,13 +284,18 @@ final class FeedSAXHandler {
 
     @inline(__always)
     func characters(_ p: UnsafePointer<xmlChar>, _ n: Int) {
+        if capture && depth == 4 {
+            fieldBytes += n
+            if fieldBytes > limits.maxTextBytes {
+                fail("the text of <\(field?.elementName ?? "?")> is longer than \(limits.maxTextBytes) bytes", hint: "feed.limits.maxTextBytes")
+                return
+            }
+            batch.append(UnsafeBufferPointer(start: p, count: n))
+            return
+        }
         textRun += n
         if textRun > limits.maxTextBytes {
             fail("text longer than \(limits.maxTextBytes) bytes", hint: "feed.limits.maxTextBytes")
-            return
-        }
-        if capture && depth == 4 {
-            batch.append(UnsafeBufferPointer(start: p, count: n))
         }
     }
 }

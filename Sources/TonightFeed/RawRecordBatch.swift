@@ -16,6 +16,8 @@ final class RawRecordBatch: @unchecked Sendable {
     static let primaryCode: UInt8 = 204
     /// A field element that was present (empty values included), with no bytes.
     static let presentCode: UInt8 = 205
+    /// A text field that held an element: the field's and the element's names (`Field>x`).
+    static let elementInFieldCode: UInt8 = 206
     static let end: UInt8 = 255
 
     // A raw growable buffer: Array's per-append uniqueness and capacity checks cost more
@@ -137,6 +139,7 @@ struct RawRecordDecoder {
                     case RawRecordBatch.artistRefCode: draft.artistRefs.append((TextNormalizer.clean(value) ?? "", false))
                     case RawRecordBatch.primaryCode: draft.artistRefs[draft.artistRefs.count - 1].primary = true
                     case RawRecordBatch.presentCode: break
+                    case RawRecordBatch.elementInFieldCode: draft.elementInField = String(decoding: value, as: UTF8.self)
                     default:
                         let f = FeedField(rawValue: Int(code))!
                         draft.present[f.rawValue] = true

@@ -14,6 +14,8 @@ struct RecordDraft {
     var presaleType: String?
     /// `ArtistIDs/ArtistID` references in order: the `ID` text and whether `Type="Primary"`.
     var artistRefs: [(id: String, primary: Bool)] = []
+    /// `Field>element` when a text field held an element (the record is rejected).
+    var elementInField: String?
 
     mutating func reset(section: FeedSection, line: Int, column: Int, id: String?) {
         self.section = section
@@ -27,6 +29,7 @@ struct RecordDraft {
         onsaleType = nil
         presaleType = nil
         artistRefs.removeAll(keepingCapacity: true)
+        elementInField = nil
     }
 
     subscript(_ f: FeedField) -> String? {

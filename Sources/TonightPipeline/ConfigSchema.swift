@@ -24,6 +24,7 @@ package enum ConfigSchema {
         Key(name: "feed.limits.maxTextBytes", kind: .int, defaultValue: .int(1 << 20), doc: "longest text or attribute value"),
         Key(name: "feed.limits.maxNameBytes", kind: .int, defaultValue: .int(1024), doc: "longest element name"),
         Key(name: "feed.limits.maxAttributes", kind: .int, defaultValue: .int(64), doc: "most attributes per element"),
+        Key(name: "feed.limits.maxUnknownNames", kind: .int, defaultValue: .int(1000), doc: "most distinct unknown element/attribute/namespace names"),
         Key(name: "feed.limits.maxInputBytes", kind: .int, defaultValue: .int(4 << 30), doc: "largest decompressed input"),
         Key(name: "feed.limits.maxCompressionRatio", kind: .double, defaultValue: .double(200), doc: "largest decompressed/compressed ratio (bombs)"),
         // affinity.md

@@ -14,7 +14,7 @@ package struct ParseFeedStage: Stage {
     ]
     package let configKeys = [
         "feed.camefrom", "feed.maxRejectShare", "feed.limits.maxDepth", "feed.limits.maxTextBytes",
-        "feed.limits.maxNameBytes", "feed.limits.maxAttributes", "feed.limits.maxInputBytes",
+        "feed.limits.maxNameBytes", "feed.limits.maxAttributes", "feed.limits.maxUnknownNames", "feed.limits.maxInputBytes",
         "feed.limits.maxCompressionRatio",
     ]
     package let implementationVersion = 1
@@ -28,6 +28,7 @@ package struct ParseFeedStage: Stage {
         o.limits.maxTextBytes = config.int("feed.limits.maxTextBytes")
         o.limits.maxNameBytes = config.int("feed.limits.maxNameBytes")
         o.limits.maxAttributes = config.int("feed.limits.maxAttributes")
+        o.limits.maxUnknownNames = config.int("feed.limits.maxUnknownNames")
         o.input.maxBytes = Int64(config.int("feed.limits.maxInputBytes"))
         o.input.maxCompressionRatio = config.double("feed.limits.maxCompressionRatio")
         return o

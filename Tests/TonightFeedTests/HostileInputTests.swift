@@ -48,6 +48,14 @@ import TonightCore
         ("long element name", "<Ticketmaster><" + String(repeating: "n", count: 2000) + "/></Ticketmaster>"),
         ("many attributes", "<Ticketmaster " + (0..<100).map { "a\($0)=\"1\"" }.joined(separator: " ") + "/>"),
         ("wrong root", "<rss><channel/></rss>"),
+        // Floods that libxml2 would spend seconds on before any callback: counted first.
+        ("100,000 namespace declarations", "<Ticketmaster " + (0..<100_000).map { "xmlns:n\($0)=\"u\($0)\"" }.joined(separator: " ") + "/>"),
+        ("100,000 attributes", "<Ticketmaster>\n<Artists " + (0..<100_000).map { "a\($0)='>'" }.joined(separator: " ") + "/></Ticketmaster>"),
+        ("1,000,000 distinct element names", "<Ticketmaster><Artists>" + (0..<1_000_000).map { "<n\($0)/>" }.joined() + "</Artists></Ticketmaster>"),
+        ("distinct attribute names", "<Ticketmaster><Artists>" + (0..<200_000).map { "<x a\($0)=\"1\"/>" }.joined() + "</Artists></Ticketmaster>"),
+        // A field whose text comes in pieces: its whole text counts against the limit.
+        ("field text in pieces", "<Ticketmaster><Artists><Artist ID=\"1\"><ArtistName>"
+            + String(repeating: String(repeating: "x", count: 512 << 10) + "<!--c-->", count: 4) + "</ArtistName></Artist></Artists></Ticketmaster>"),
     ]
 
     @Test(arguments: attacks.map(\.name))
@@ -66,6 +74,47 @@ import TonightCore
         #expect(e.description.contains("feed.xml:"), "no FILE:LINE:COLUMN in: \(e)")
         #expect(Date().timeIntervalSince(started) < 1.0)
         #expect(!e.description.contains("root:"), "file content leaked: \(e)")
+    }
+
+    /// The attribute flood is refused at the tag, with the tag's line.
+    @Test func attributeFloodNamesItsLine() throws {
+        let xml = Self.attacks.first { $0.name == "100,000 attributes" }!.xml
+        let e = #expect(throws: TonightError.self) { try parseFeed(xml) }
+        #expect(e?.line == 2 && e?.message.contains("more than 64 attributes") == true, "\(String(describing: e))")
+    }
+
+    /// Attribute values, CDATA sections, comments and instructions may hold `=`, `<` and `>`:
+    /// the pre-scan does not mistake them for attributes, across any chunk boundary.
+    @Test(arguments: [1, 2, 3, 7, 64])
+    func prescanReadsQuotedAndHiddenMarkup(_ chunk: Int) throws {
+        let xml = "<?xml version=\"1.0\"?><!-- a=1 b=2 <x c=3 d=4> --><?pi x=1 y=2 ?>"
+            + "<Ticketmaster a=\"=>=<=\" b='=='><Artists><Artist ID=\"1\"><ArtistURL><![CDATA[http://x/?a=1&b=2&c=3]]]]></ArtistURL>"
+            + "<ArtistName>A</ArtistName></Artist></Artists></Ticketmaster>"
+        let bytes = Array(xml.utf8)
+        var scan = StartTagScan(maxAttributes: 2)
+        for start in stride(from: 0, to: bytes.count, by: chunk) {
+            try bytes[start..<min(bytes.count, start + chunk)].withUnsafeBytes { try scan.scan($0) }
+        }
+        var strict = StartTagScan(maxAttributes: 1)
+        #expect(throws: StartTagScan.Violation.self) {
+            for start in stride(from: 0, to: bytes.count, by: chunk) {
+                try bytes[start..<min(bytes.count, start + chunk)].withUnsafeBytes { try strict.scan($0) }
+            }
+        }
+    }
+
+    /// A text field holding an element is rejected as a record (`element-in-field`); the rest
+    /// of the section is kept. 100 MB of name split by `<x/>` every 512 KiB (which used to
+    /// pass the per-node text limit and be published) is one such reject: nothing of it is kept.
+    @Test(arguments: [("A<b>bold</b>c", "b"), (String(repeating: String(repeating: "x", count: 512 << 10) + "<x/>", count: 200), "x")])
+    func elementInsideATextField(_ name: String, _ element: String) throws {
+        var options = FeedParserOptions()
+        options.maxRejectShare = 1
+        let artists = "<Artist ID=\"1\"><ArtistName>\(name)</ArtistName></Artist><Artist ID=\"2\"><ArtistName>B</ArtistName></Artist>"
+        let r = try parseFeed(feed(artists: artists), options: options)
+        #expect(r.artists.map(\.id) == [2])
+        #expect(r.rejects.map(\.reason) == ["element-in-field"])
+        #expect(r.rejects.first?.detail == "<ArtistName> contains the element <\(element)>: fields hold text only")
     }
 
     /// A DOCTYPE is refused as such, with its own message.
