@@ -34,6 +34,16 @@ package struct RunStore: Sendable {
         return nil
     }
 
+    /// Marks a stage output as damaged (its `stage.json` status), so that no later run picks
+    /// it for reuse again.
+    func markDamaged(_ directory: URL) {
+        let url = directory.appendingPathComponent("stage.json")
+        guard var record = try? StageRecord.read(url) else { return }
+        record.status = "damaged"
+        let tmp = directory.appendingPathComponent(".stage.json.tmp")
+        if (try? record.write(to: tmp)) != nil { try? FileIO.rename(tmp, to: url) }
+    }
+
     /// The newest completed record of `stage`, whatever its fingerprint.
     func latestRecord(stage: String) -> StageRecord? {
         for run in runIDs() {

@@ -2,6 +2,15 @@ import Foundation
 import Logging
 import TonightCore
 
+/// An earlier output whose files differ from what its `stage.json` recorded.
+struct DamagedOutput: Error, CustomStringConvertible {
+    var directory: URL
+    var run: String
+    var problem: String
+
+    var description: String { "the output of run \(run) is damaged (\(problem))" }
+}
+
 extension StageRunner {
     /// A sortable, unique run id: `YYYYMMDDTHHMMSSZ-<pid hex>`.
     static func newRunID() -> String {
@@ -48,8 +57,19 @@ extension StageRunner {
                 let record: StageRecord
                 switch entry.action {
                 case .reuse:
-                    record = try reuse(entry, runID: runID, into: runDir)
-                    logger.info("\(entry.stage): reused (\(entry.reason))")
+                    do {
+                        record = try reuse(entry, runID: runID, into: runDir)
+                        logger.info("\(entry.stage): reused (\(entry.reason))")
+                    } catch let damage as DamagedOutput {
+                        // Nothing unverified is reused: the stage runs again.
+                        logger.warning("\(entry.stage): \(damage.description); recomputing")
+                        store.markDamaged(damage.directory)
+                        run.stages[i].action = PlanEntry.Action.run.rawValue
+                        run.stages[i].reason = damage.description + "; recomputed"
+                        var again = entry
+                        again.reason = run.stages[i].reason
+                        record = try execute(stage, entry: again, runID: runID, runDir: runDir, upstream: upstreamDirs, records: records)
+                    }
                 case .run:
                     logger.info("\(entry.stage): running (\(entry.reason))")
                     record = try execute(stage, entry: entry, runID: runID, runDir: runDir, upstream: upstreamDirs, records: records)
@@ -136,13 +156,25 @@ extension StageRunner {
         return record
     }
 
-    /// Hard-links an earlier output into this run (copy if links are impossible).
+    /// Hard-links an earlier output into this run (copy if links are impossible), after
+    /// checking every file against the SHA-256 its `stage.json` recorded (`DamagedOutput`
+    /// when one differs).
     private func reuse(_ entry: PlanEntry, runID: String, into runDir: URL) throws -> StageRecord {
         guard let source = entry.reuseDirectory else { preconditionFailure("reuse without a directory") }
+        var record = try StageRecord.read(source.appendingPathComponent("stage.json"))
+        let outputs = record.outputs
+        let problems = try Parallel.map(outputs.count) { k -> String? in
+            let url = source.appendingPathComponent(outputs[k].file)
+            guard FileIO.size(url) == outputs[k].bytes else { return "\(outputs[k].file) has \(FileIO.size(url)) bytes, not \(outputs[k].bytes)" }
+            let actual = (try? ContentHash.file(url)) ?? "unreadable"
+            return actual == outputs[k].sha256 ? nil : "\(outputs[k].file) has SHA-256 \(actual.prefix(12))…, not \(outputs[k].sha256.prefix(12))…"
+        }
+        if let problem = problems.compactMap({ $0 }).first {
+            throw DamagedOutput(directory: source, run: entry.reuseRun ?? "?", problem: problem)
+        }
         let tmp = runDir.appendingPathComponent(".\(entry.stage).tmp")
         try FileIO.removeItem(tmp)
         try FileIO.createDirectory(tmp)
-        var record = try StageRecord.read(source.appendingPathComponent("stage.json"))
         for out in record.outputs {
             let from = source.appendingPathComponent(out.file)
             let to = tmp.appendingPathComponent(out.file)
