@@ -167,20 +167,30 @@ package struct AffinityParser {
         var runs = parts.map { $0.raw[...] }
         var blocks = 0
         var lines = 0
+        var outside = 0
         for part in parts {
             for (k, v) in part.counts { counts[k, default: 0] += v }
             rejects += part.rejects
             unknownSources += part.unknownSources
             blocks += part.blocks
             lines += part.lines
+            outside += part.outside
         }
 
+        if blocks == 0 {
+            throw FailureWithRejects(TonightError(
+                .invalidInput, "no 'Recommended artists for' block in the file (\(lines + outside) lines could not be read)",
+                file: path, line: rejects.first?.line, hint: "is this the artist affinity file? (affinity.md)"),
+                rejects: rejects) { r, w in r.writeJSON(to: &w) }
+        }
         let rejected = (counts["bad-score"] ?? 0) + (counts["bad-line"] ?? 0)
-        if Double(rejected) > maxRejectShare * Double(max(lines, 1)) && rejected > 0 {
-            throw TonightError(
+        let total = lines + outside
+        if Double(rejected) > maxRejectShare * Double(max(total, 1)) && rejected > 0 {
+            throw FailureWithRejects(TonightError(
                 .invalidInput,
-                "\(rejected) of \(lines) recommendation lines rejected, more than \(Int(maxRejectShare * 100)) %",
-                file: path, line: rejects.first?.line, hint: "see the rejects file; is this the affinity feed?")
+                "\(rejected) of \(total) recommendation lines rejected, more than \(Int(maxRejectShare * 100)) %",
+                file: path, line: rejects.first?.line, hint: "see the rejects file; is this the affinity feed?"),
+                rejects: rejects) { r, w in r.writeJSON(to: &w) }
         }
         // Sorted by (source, target, score descending): the first of each pair is the best.
         while runs.count > 1 {
@@ -214,6 +224,24 @@ package struct AffinityParser {
             recommendationLines: lines)
     }
 
+    /// A score as Python prints it: decimal digits, an optional fraction and exponent (no hex
+    /// floats, no `inf` or `nan`), at most 40 characters.
+    static func parseScore(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard !b.isEmpty, b.count <= 40 else { return nil }
+        var digits = 0
+        for (i, c) in b.enumerated() {
+            switch c {
+            case 0x30...0x39: digits += 1
+            case 0x2E: continue
+            case 0x2B, 0x2D: guard i == 0 || b[i - 1] == 0x65 || b[i - 1] == 0x45 else { return nil }
+            case 0x65, 0x45: guard digits > 0 else { return nil }
+            default: return nil
+            }
+        }
+        guard digits > 0, let v = Double(String(decoding: b, as: UTF8.self)), v.isFinite else { return nil }
+        return v
+    }
+
     /// What one piece of the file gives.
     private struct Partial: Sendable {
         var counts: [String: Int] = [:]
@@ -222,6 +250,8 @@ package struct AffinityParser {
         var raw: [AffinityEdge] = []
         var blocks = 0
         var lines = 0
+        /// Non-blank lines outside any block.
+        var outside = 0
     }
 
     /// Reads the lines of `all[range]`, the first of which is line `firstLine`.
@@ -233,6 +263,7 @@ package struct AffinityParser {
         raw.reserveCapacity(range.count / 40)
         var blocks = 0
         var lines = 0
+        var outside = 0
         var sources: [Int64]? = nil  // nil: outside a block; []: a block whose source is unknown
         var lineNo = firstLine - 1
         var start = range.lowerBound
@@ -264,7 +295,8 @@ package struct AffinityParser {
                 let ids = artists(named: name)
                 if ids.isEmpty {
                     counts["unknown-source", default: 0] += 1
-                    unknownSources.append(name.trimmingCharacters(in: .whitespaces))
+                    // Repeated in reports: quoted and cut (a hostile name may be megabytes).
+                    unknownSources.append(TonightError.quoted(name.trimmingCharacters(in: .whitespaces), limit: 200))
                 } else if ids.count > 1 {
                     counts["ambiguous-source", default: 0] += 1
                 }
@@ -272,6 +304,7 @@ package struct AffinityParser {
                 continue
             }
             guard let blockSources = sources else {
+                outside += 1
                 reject("bad-line", "line outside a block (no 'Recommended artists for' header before it)")
                 continue
             }
@@ -284,16 +317,16 @@ package struct AffinityParser {
                 continue
             }
             guard let target = Self.parseID(UnsafeBufferPointer(rebasing: line[..<first])) else {
-                reject("bad-line", "'\(String(decoding: line[..<first], as: UTF8.self))' is not an artist id")
+                reject("bad-line", "'\(TonightError.quoted(line[..<first]))' is not an artist id")
                 continue
             }
             var sLo = last + 1
             var sHi = line.count
             while sLo < sHi, line[sLo] == 0x20 { sLo += 1 }
             while sHi > sLo, line[sHi - 1] == 0x20 { sHi -= 1 }
-            let scoreText = String(decoding: line[sLo..<sHi], as: UTF8.self)
-            guard let score = Double(scoreText), score.isFinite, score >= 0, score <= 1 else {
-                reject("bad-score", "score '\(scoreText)' is not a number in [0, 1]")
+            let scoreBytes = UnsafeBufferPointer(rebasing: line[sLo..<sHi])
+            guard let score = Self.parseScore(scoreBytes), score >= 0, score <= 1 else {
+                reject("bad-score", "score '\(TonightError.quoted(scoreBytes))' is not a decimal number in [0, 1]")
                 continue
             }
             if blockSources.isEmpty { continue }  // unknown source: the block is skipped
@@ -318,7 +351,8 @@ package struct AffinityParser {
         }
         if sources != nil { counts["unterminated-block", default: 0] += 1 }
         raw.sort(by: Self.before)
-        return Partial(counts: counts, rejects: rejects, unknownSources: unknownSources, raw: raw, blocks: blocks, lines: lines)
+        return Partial(counts: counts, rejects: rejects, unknownSources: unknownSources, raw: raw, blocks: blocks, lines: lines,
+                       outside: outside)
     }
 
     /// The order of edges: by source, target, then score descending (the first of each pair

@@ -1,4 +1,5 @@
 import Foundation
+import TonightSnapshot
 
 /// A pull stream of bytes: fills the buffer, returns the count, 0 at end of input.
 package protocol ByteSource: AnyObject {
@@ -13,8 +14,9 @@ package struct InputLimits: Sendable, Equatable {
     package var maxBytes: Int64 = 4 << 30
     /// Most decompressed/compressed ratio accepted once 8 MiB are out (decompression bombs).
     package var maxCompressionRatio: Double = 200
-    /// zstd window limit (log2 bytes) so a hostile frame cannot ask for a huge buffer.
-    package var zstdWindowLogMax: Int32 = 25
+    /// zstd window limit (log2 bytes) so a hostile frame cannot ask for a huge buffer; 27
+    /// (128 MiB) accepts what `zstd --long=27` writes.
+    package var zstdWindowLogMax: Int32 = 27
 
     package init() {}
 }
@@ -26,6 +28,8 @@ package enum Compression: String, Sendable {
     package static func detect(_ head: [UInt8]) -> Compression {
         if head.count >= 2, head[0] == 0x1f, head[1] == 0x8b { return .gzip }
         if head.count >= 4, head[0] == 0x28, head[1] == 0xb5, head[2] == 0x2f, head[3] == 0xfd { return .zstd }
+        // A skippable frame first (0x184D2A50…5F, as `pzstd` writes): a zstd stream too.
+        if head.count >= 4, head[0] & 0xF0 == 0x50, head[1] == 0x2a, head[2] == 0x4d, head[3] == 0x18 { return .zstd }
         return .none
     }
 }
@@ -55,10 +59,13 @@ package final class FileSource: ByteSource {
     private var pending: [UInt8] = []
     package private(set) var compressedBytesRead: Int64 = 0
 
+    /// The file's size when it was opened: a file that shrinks or grows while it is read is
+    /// an error at its end.
+    private let size: Int
+
     package init(_ url: URL) throws {
         path = url.path
-        fd = Foundation.open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw TonightError.io("open", path: url.path) }
+        (fd, size) = try FileIO.openRegular(url)
         #if os(Linux)
         _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
         #endif
@@ -79,6 +86,17 @@ package final class FileSource: ByteSource {
             let n = Foundation.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 {
                 compressedBytesRead += Int64(n)
+                if n == 0 || compressedBytesRead > Int64(size) {
+                    // At the end (or past it): the file must still be what was opened.
+                    guard compressedBytesRead == Int64(size) else {
+                        throw TonightError(.io, RegularFile.changed(path).message, file: path,
+                                           hint: "deliver inputs by writing a new file and renaming it into place")
+                    }
+                    do { try RegularFile.checkUnchanged(fd, size: size, path: path) } catch {
+                        throw TonightError(.io, RegularFile.changed(path).message, file: path,
+                                           hint: "deliver inputs by writing a new file and renaming it into place")
+                    }
+                }
                 return n
             }
             if errno == EINTR { continue }

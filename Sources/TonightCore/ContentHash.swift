@@ -12,8 +12,7 @@ package enum ContentHash {
 
     /// Hex SHA-256 of a file, streamed in 1 MiB blocks.
     package static func file(_ url: URL) throws -> String {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw TonightError.io("open", path: url.path) }
+        let (fd, _) = try FileIO.openRegular(url)
         defer { close(fd) }
         var hasher = SHA256()
         let buf = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)

@@ -1,13 +1,25 @@
 import Foundation
+import TonightSnapshot
 
 /// Small POSIX file helpers with errors that name the path.
 package enum FileIO {
-    /// Reads a whole file.
+    /// Reads a whole regular file (read(2), not a mapping: a file truncated under a mapping
+    /// kills the process with SIGBUS; here it is an error).
     package static func read(_ url: URL) throws -> Data {
         do {
-            return try Data(contentsOf: url, options: .alwaysMapped)
-        } catch {
-            throw TonightError(.io, "cannot read file: \(error.localizedDescription)", file: url.path)
+            return Data(try RegularFile.read(url.path))
+        } catch let e as SnapshotError {
+            throw TonightError(.io, "cannot read file: \(e.message)", file: url.path,
+                               hint: e.code == .missing ? "check the path" : "inputs must be regular files that do not change while the job reads them")
+        }
+    }
+
+    /// Opens a regular file for reading (a FIFO or device is an error, not a hang).
+    package static func openRegular(_ url: URL) throws -> (fd: Int32, size: Int) {
+        do {
+            return try RegularFile.open(url.path)
+        } catch let e as SnapshotError {
+            throw TonightError(.io, e.message, file: url.path, hint: "inputs must be regular files")
         }
     }
 
@@ -47,6 +59,61 @@ package enum FileIO {
     package static func rename(_ from: URL, to: URL) throws {
         if Foundation.rename(from.path, to.path) != 0 {
             throw TonightError.io("rename to \(to.path)", path: from.path)
+        }
+    }
+
+    /// Copies a file into a new file of its own (never a link): a reflink where the file
+    /// system has them (`FICLONE`: btrfs, XFS), else `sendfile` (an in-kernel copy), else
+    /// read/write; then fsync. The copy shares nothing with its source, so damage to
+    /// one never reaches the other.
+    package static func copyFile(_ from: URL, to: URL) throws {
+        let src = open(from.path, O_RDONLY | O_CLOEXEC)
+        guard src >= 0 else { throw TonightError.io("open", path: from.path) }
+        defer { close(src) }
+        var st = stat()
+        guard fstat(src, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            throw TonightError(.io, "not a regular file", file: from.path)
+        }
+        let dst = open(to.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard dst >= 0 else { throw TonightError.io("create", path: to.path) }
+        defer { close(dst) }
+        // FICLONE = _IOW(0x94, 9, int)
+        if ioctl(dst, 0x4004_9409, src) != 0 {
+            var remaining = Int(st.st_size)
+            while remaining > 0 {
+                let n = sendfile(dst, src, nil, min(remaining, 1 << 30))
+                if n > 0 {
+                    remaining -= n
+                    continue
+                }
+                if n < 0 && errno == EINTR { continue }
+                if n == 0 || errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP {
+                    try copyByReading(src, dst, from: from, to: to)
+                    remaining = 0
+                    break
+                }
+                throw TonightError.io("copy", path: to.path)
+            }
+        }
+        guard fsync(dst) == 0 else { throw TonightError.io("fsync", path: to.path) }
+    }
+
+    /// The read/write fallback of `copyFile`, from the current offsets.
+    private static func copyByReading(_ src: Int32, _ dst: Int32, from: URL, to: URL) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = Foundation.read(src, buffer.baseAddress, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw TonightError.io("read", path: from.path) }
+            if n == 0 { return }
+            var done = 0
+            while done < n {
+                let w = Foundation.write(dst, buffer.baseAddress! + done, n - done)
+                if w < 0 && errno == EINTR { continue }
+                guard w > 0 else { throw TonightError.io("write", path: to.path) }
+                done += w
+            }
         }
     }
 

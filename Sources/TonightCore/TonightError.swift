@@ -11,6 +11,8 @@ package struct TonightError: Error, CustomStringConvertible, Sendable {
         case io
         case lockHeld
         case `internal`
+        /// Stopped by SIGTERM or SIGINT (`signal`).
+        case interrupted
     }
 
     package var kind: Kind
@@ -20,6 +22,8 @@ package struct TonightError: Error, CustomStringConvertible, Sendable {
     package var column: Int?
     package var stage: String?
     package var hint: String?
+    /// The signal of an `interrupted` error.
+    package var signal: Int32?
 
     package init(
         _ kind: Kind, _ message: String, file: String? = nil, line: Int? = nil, column: Int? = nil,
@@ -42,6 +46,7 @@ package struct TonightError: Error, CustomStringConvertible, Sendable {
         case .io: return 74
         case .lockHeld: return 75
         case .internal: return 1
+        case .interrupted: return 128 + (signal ?? SIGTERM)
         }
     }
 
@@ -82,6 +87,26 @@ extension TonightError {
 
     /// `quoted` of a string.
     package static func quoted(_ text: String, limit: Int = 80) -> String { SnapshotError.quoted(text, limit: limit) }
+
+    /// The job stopped on a signal (exit 128 + the signal: 143 for SIGTERM, 130 for SIGINT).
+    package static func interrupted(signal: Int32) -> TonightError {
+        var e = TonightError(.interrupted, "interrupted by \(signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)")",
+                             hint: "the run is marked interrupted and its partial output removed; run again to finish")
+        e.signal = signal
+        return e
+    }
+
+    /// A reader or writer error of the snapshot library, with the exit code its kind calls
+    /// for: I/O (a full disk) 74, anything about the data 65.
+    package init(_ e: SnapshotError, stage: String? = nil) {
+        let kind: Kind = switch e.code {
+        case .io: .io
+        case .invalidArgument: .usage
+        default: .invalidInput
+        }
+        self.init(kind, e.message, file: e.file, stage: stage,
+                  hint: kind == .io ? "check free space and permissions where it is written" : nil)
+    }
 
     /// Wraps a POSIX error number from a file operation.
     package static func io(_ operation: String, path: String, errno code: Int32 = errno) -> TonightError {

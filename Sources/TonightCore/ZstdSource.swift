@@ -10,10 +10,12 @@ final class ZstdSource: ByteSource {
     private var inBuf = ZSTD_inBuffer(src: nil, size: 0, pos: 0)
     private var finished = false
     private var lastRC: Int = 0
+    private let windowLogMax: Int32
 
     init(_ inner: any ByteSource, path: String, windowLogMax: Int32) throws {
         self.inner = inner
         self.path = path
+        self.windowLogMax = windowLogMax
         guard let d = ZSTD_createDCtx() else { throw TonightError(.internal, "zstd: out of memory", file: path) }
         dctx = d
         ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, windowLogMax)
@@ -46,6 +48,10 @@ final class ZstdSource: ByteSource {
             }
             let rc = ZSTD_decompressStream(dctx, &out, &inBuf)
             if ZSTD_isError(rc) != 0 {
+                if ZSTD_getErrorCode(rc) == ZSTD_error_frameParameter_windowTooLarge {
+                    throw TonightError(.invalidInput, "the zstd stream needs a window larger than 2^\(windowLogMax) bytes", file: path,
+                                       hint: "raise feed.limits.zstdWindowLogMax if the file is genuine (zstd --long=N needs N)")
+                }
                 throw TonightError(.invalidInput, "corrupt zstd data: \(String(cString: ZSTD_getErrorName(rc)))", file: path)
             }
             lastRC = rc

@@ -322,15 +322,19 @@ enum Field {
 
 /// The reject-share rule of user-data.md, per file.
 enum RejectShare {
-    /// A file fails the stage (65) when its rejects exceed the share, or when every row is bad.
-    static func check(_ maxShare: Double, stage: String, _ f: CSVFile, rows: Int, rejects: [ExportReject]) throws {
+    /// A file fails the stage (65) when its rejects exceed the share, or when every row is bad;
+    /// the error carries the rejects found so far (`before`, then this file's) for the kept
+    /// rejects file.
+    static func check(_ maxShare: Double, stage: String, _ f: CSVFile, rows: Int, rejects: [ExportReject],
+                      before: [ExportReject] = []) throws {
         guard !rejects.isEmpty else { return }
         if rejects.count == rows || Double(rejects.count) > maxShare * Double(rows) {
-            throw TonightError(
+            let error = TonightError(
                 .invalidInput,
                 "\(rejects.count) of \(rows) rows rejected, more than \(String(format: "%g", maxShare * 100)) % (first: line \(rejects[0].line), \(rejects[0].reason): \(rejects[0].detail))",
                 file: f.url.path, line: rejects[0].line,
                 hint: "see the rejects file; fix the export and re-run with --from \(stage)")
+            throw FailureWithRejects(error, rejects: before + rejects) { r, w in r.writeJSON(to: &w) }
         }
     }
 }

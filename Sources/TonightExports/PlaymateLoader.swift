@@ -72,7 +72,7 @@ package struct PlaymateLoader {
             }
             players.append(PlaymatePlayer(id: id, birthday: birthday, gender: gender, lat: lat, lon: lon))
         }
-        try RejectShare.check(maxRejectShare, stage: "load-playmate", playersFile, rows: rows["players.csv"]!, rejects: bad)
+        try RejectShare.check(maxRejectShare, stage: "load-playmate", playersFile, rows: rows["players.csv"]!, rejects: bad, before: rejects)
         rejects += bad
 
         // quiz.csv: one row per user who took the quiz.
@@ -95,7 +95,7 @@ package struct PlaymateLoader {
                 avoidSports: list("avoid_sports").map(Self.sportKey), genders: genders.filter(Self.genders.contains),
                 ageGroups: ages.filter(Self.ageGroups.contains))
         }
-        try RejectShare.check(maxRejectShare, stage: "load-playmate", quizFile, rows: rows["quiz.csv"]!, rejects: bad)
+        try RejectShare.check(maxRejectShare, stage: "load-playmate", quizFile, rows: rows["quiz.csv"]!, rejects: bad, before: rejects)
         rejects += bad
 
         // sessions.csv
@@ -140,14 +140,14 @@ package struct PlaymateLoader {
                 creatorID: creatorID, creator: creator, occursAt: when, durationMin: duration, lat: lat, lon: lon,
                 locationName: Field.text(row["location_name"]), capacity: Int(capacity)))
         }
-        try RejectShare.check(maxRejectShare, stage: "load-playmate", sessionsFile, rows: rows["sessions.csv"]!, rejects: bad)
+        try RejectShare.check(maxRejectShare, stage: "load-playmate", sessionsFile, rows: rows["sessions.csv"]!, rejects: bad, before: rejects)
         rejects += bad
 
         // session_players.csv and friends.csv: pairs of interned ids.
         let membersFile = try open("session_players.csv")
         let members = try PairFile.read(membersFile, keyColumn: "session_id", valueColumn: "user_id", value: .index(index),
                                         index: sessionIndex, parts: 2)
-        try RejectShare.check(maxRejectShare, stage: "load-playmate", membersFile, rows: members.rows, rejects: members.rejects)
+        try RejectShare.check(maxRejectShare, stage: "load-playmate", membersFile, rows: members.rows, rejects: members.rejects, before: rejects)
         rows["session_players.csv"] = members.rows
         rejects += members.rejects
         counts["member-unknown-session", default: 0] += members.unknownUsers
@@ -166,7 +166,7 @@ package struct PlaymateLoader {
         let friendsFile = try open("friends.csv")
         let friends = try PairFile.read(friendsFile, keyColumn: "user_id", valueColumn: "friend_id", value: .index(index),
                                         index: index, parts: 2)
-        try RejectShare.check(maxRejectShare, stage: "load-playmate", friendsFile, rows: friends.rows, rejects: friends.rejects)
+        try RejectShare.check(maxRejectShare, stage: "load-playmate", friendsFile, rows: friends.rows, rejects: friends.rejects, before: rejects)
         rows["friends.csv"] = friends.rows
         rejects += friends.rejects
         counts["friend-unknown-user", default: 0] += friends.unknownUsers + friends.unknownValues

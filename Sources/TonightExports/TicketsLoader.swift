@@ -125,7 +125,7 @@ package struct TicketsLoader {
         let ungeocoded = users.geocode(with: points)
         if ungeocoded > 0 { counts["ungeocoded-zip"] = ungeocoded }
         fileRejects.sort { $0.line < $1.line }
-        try RejectShare.check(maxRejectShare, stage: "load-tickets", usersFile, rows: userRows, rejects: fileRejects)
+        try RejectShare.check(maxRejectShare, stage: "load-tickets", usersFile, rows: userRows, rejects: fileRejects, before: rejects)
         rows["users.csv"] = userRows
         rejects += fileRejects
         clock.lap("intern")
@@ -155,7 +155,7 @@ package struct TicketsLoader {
             guard let file else { continue }
             let parts = (0..<jobs.count).filter { jobs[$0].file == i }.map { read[$0] }
             let fileRows = parts.reduce(0) { $0 + $1.rows }, fileRejects = parts.flatMap(\.rejects)
-            try RejectShare.check(maxRejectShare, stage: "load-tickets", file, rows: fileRows, rejects: fileRejects)
+            try RejectShare.check(maxRejectShare, stage: "load-tickets", file, rows: fileRows, rejects: fileRejects, before: rejects)
             rows[file.name] = fileRows
             rejects += fileRejects
             counts["unknown-user", default: 0] += parts.reduce(0) { $0 + $1.unknownUsers }

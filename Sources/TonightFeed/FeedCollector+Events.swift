@@ -44,23 +44,34 @@ extension FeedCollector {
             seconds = t
             tba = false
         }
+        // Performers in feed order, each once (a repeated reference is dropped and counted;
+        // a Primary repeat makes the first one Primary).
         var artists: [Int64] = []
-        var headliner: Int64?
-        artists.reserveCapacity(d.artistRefs.count)
+        var primary: [Bool] = []
+        var seen = Set<Int64>()
+        artists.reserveCapacity(min(d.artistRefs.count, 64))
         for ref in d.artistRefs {
             guard let a = Self.parseInt(ref.id), a >= 0 else {
                 warn("bad-field")
                 continue
             }
+            let repeated = artists.count < 16 ? artists.contains(a) : !seen.insert(a).inserted
+            if artists.count == 15 { seen.formUnion(artists + [a]) }
+            if repeated {
+                warn("duplicate-artist-ref")
+                if ref.primary, let at = artists.firstIndex(of: a) { primary[at] = true }
+                continue
+            }
             artists.append(a)
-            if ref.primary && headliner == nil { headliner = a }
+            primary.append(ref.primary)
         }
+        let headliner = zip(artists, primary).first { $0.1 }?.0
         // Headliner resolution after unknown artists are removed happens in the link pass;
         // keep the primary flags alongside until then.
         var event = FeedEvent(
             id: id, name: name, artists: artists, headliner: headliner, category: nil, venue: venue,
             startsAt: Int64(day) * 86_400 + Int64(seconds), timeTBA: tba, line: d.line)
-        primaryFlags.append(d.artistRefs.compactMap { ref in Self.parseInt(ref.id).flatMap { $0 >= 0 ? ref.primary : nil } })
+        primaryFlags.append(primary)
         event.category = categoryRef(d)
         event.status = optionalEventInt(d, .eventStatus, nonNegative: false)
         event.promoter = optionalEventInt(d, .promoterID, nonNegative: true)

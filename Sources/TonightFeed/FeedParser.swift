@@ -44,9 +44,8 @@ package enum FeedParser {
         _ url: URL, options: FeedParserOptions = FeedParserOptions(), progress: ((Int64) -> Void)? = nil,
         referenceTablesReady: (([FeedArtist], [FeedVenue], [FeedCategory]) -> Void)? = nil
     ) throws -> FeedParseResult {
-        if let mapped = try MappedFile(url, limit: options.input.maxBytes) {
-            return try parse(mapped, path: url.path, options: options, progress: progress, referenceTablesReady: referenceTablesReady)
-        }
+        // Read with read(2), never mapped: a feed truncated or replaced in place while it is
+        // parsed is an error (the size is checked at the end), not SIGBUS.
         let source = try InputStreams.open(url, limits: options.input)
         return try parse(StreamChunks(source: source, path: url.path), path: url.path, options: options, progress: progress,
                          referenceTablesReady: referenceTablesReady)
@@ -82,6 +81,7 @@ package enum FeedParser {
         var total: Int64 = 0
         var tags = StartTagScan(maxAttributes: options.limits.maxAttributes)
         try input.forEachChunk { chunk in
+            try Interruption.check()
             do {
                 try tags.scan(chunk)
             } catch let v as StartTagScan.Violation {
@@ -93,10 +93,18 @@ package enum FeedParser {
                     .invalidInput, "element has more than \(options.limits.maxAttributes) attributes (namespace declarations included)",
                     file: path, line: context.line, column: context.column, hint: "feed.limits.maxAttributes")
             }
+            if chunk.isEmpty && total == 0 {
+                throw TonightError(.invalidInput, "the feed is empty (0 bytes)", file: path, line: 1, column: 1,
+                                   hint: "the delivery is incomplete: fetch it again")
+            }
             total += Int64(chunk.count)
             let rc = context.parse(chunk, terminate: chunk.isEmpty)
             if let failure = handler.failure { throw failure }
             if rc != 0 || context.ctxt.pointee.wellFormed == 0 {
+                if handler.depthReached == 0 {
+                    throw TonightError(.invalidInput, "the feed has no root element (it holds only white space, comments or declarations)",
+                                       file: path, line: context.line, column: context.column, hint: "the delivery is incomplete: fetch it again")
+                }
                 throw wellFormednessError(context: context, path: path)
             }
             progress?(input.consumedBytes)
@@ -125,7 +133,11 @@ package enum FeedParser {
             let f = { (t: UInt64) in String(format: "%.3f", Double(t - traceStart) / 1e9) }
             FileHandle.standardError.write(Data("parse-feed trace: sax \(f(saxDone)) builder \(f(buildDone)) link \(f(linkDone))\n".utf8))
         }
-        try checkThresholds(c, path: path, maxShare: options.maxRejectShare, requireAll: options.requiredRoot != nil)
+        do {
+            try checkThresholds(c, path: path, maxShare: options.maxRejectShare, requireAll: options.requiredRoot != nil)
+        } catch let e as TonightError {
+            throw FailureWithRejects(e, rejects: c.rejects) { r, w in r.writeJSON(to: &w) }
+        }
         var seen: [String: Int] = [:]
         for s in FeedSection.allCases { seen[s.tableName] = c.seenCount[s.rawValue] }
         return FeedParseResult(

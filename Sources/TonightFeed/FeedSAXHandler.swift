@@ -21,6 +21,8 @@ final class FeedSAXHandler {
     let queue: BatchQueue
 
     private var depth = 0
+    /// The deepest nesting seen (0: no element yet).
+    private(set) var depthReached = 0
     private var section: FeedSection?
     private var inRecord = false
     private var field: FeedField?
@@ -144,6 +146,7 @@ final class FeedSAXHandler {
     ) {
         depth += 1
         textRun = 0
+        if depth > depthReached { depthReached = depth }
         if depth > limits.maxDepth {
             fail("element nesting deeper than \(limits.maxDepth)", hint: "feed.limits.maxDepth")
             return

@@ -18,7 +18,7 @@ package struct GeneratedInfo: Codable, Sendable {
 
     /// Reads `DIR/generated.json` if there is one.
     package static func read(_ dir: URL) -> GeneratedInfo? {
-        guard let data = try? Data(contentsOf: dir.appendingPathComponent("generated.json")) else { return nil }
+        guard let data = try? FileIO.read(dir.appendingPathComponent("generated.json")) else { return nil }
         return try? JSONDecoder().decode(GeneratedInfo.self, from: data)
     }
 }

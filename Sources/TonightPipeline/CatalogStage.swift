@@ -13,9 +13,9 @@ package struct CatalogStage: Stage {
     package let name = "catalog"
     package let summary = "catalog datasets (events, venues, artists, categories) and their indexes"
     package let inputs: [StageInput] = [.stage("parse-feed"), .stage("geocode"), .stage("load-tickets")]
-    package let configKeys = [
-        "recommendations.horizonDays", "recommendations.excludedStatuses", "catalog.suggestSize",
-        "catalog.suggestMaxPrefix", "catalog.categoryArtistsSize", "catalog.geohashPrecision",
+    package let configKeys: [any AnyConfigKey] = [
+        ConfigKeys.Recommendations.horizonDays, ConfigKeys.Recommendations.excludedStatuses, ConfigKeys.Catalog.suggestSize,
+        ConfigKeys.Catalog.suggestMaxPrefix, ConfigKeys.Catalog.categoryArtistsSize, ConfigKeys.Catalog.geohashPrecision,
     ] + DatasetFiles.configKeys
     package let implementationVersion = 1
     package let readsAsOf = true
@@ -27,11 +27,11 @@ package struct CatalogStage: Stage {
 
     package static func settings(_ config: TonightConfig, asOf: Int64) -> CatalogBuilder.Settings {
         CatalogBuilder.Settings(
-            asOf: asOf, horizonDays: config.double("recommendations.horizonDays"),
-            excludedStatuses: Set(config.intList("recommendations.excludedStatuses").map(Int64.init)),
-            suggestSize: config.int("catalog.suggestSize"), suggestMaxPrefix: config.int("catalog.suggestMaxPrefix"),
-            categoryArtistsSize: config.int("catalog.categoryArtistsSize"),
-            geohashPrecision: config.int("catalog.geohashPrecision"))
+            asOf: asOf, horizonDays: config[ConfigKeys.Recommendations.horizonDays],
+            excludedStatuses: Set(config[ConfigKeys.Recommendations.excludedStatuses].map(Int64.init)),
+            suggestSize: config[ConfigKeys.Catalog.suggestSize], suggestMaxPrefix: config[ConfigKeys.Catalog.suggestMaxPrefix],
+            categoryArtistsSize: config[ConfigKeys.Catalog.categoryArtistsSize],
+            geohashPrecision: config[ConfigKeys.Catalog.geohashPrecision])
     }
 
     package func run(_ context: StageContext) throws -> StageOutcome {
@@ -57,6 +57,7 @@ package struct CatalogStage: Stage {
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
         var outcome = StageOutcome()
         for (name, records) in zip(Self.datasetNames, built) {
+            try Interruption.check()
             try files.write(name) { w in
                 for r in records { try w.append(key: r.key, json: r.json) }
             }

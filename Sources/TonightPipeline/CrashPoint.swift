@@ -6,7 +6,7 @@ import Foundation
 package enum CrashPoint {
     /// Every point, in the order a publish passes them.
     package static let publishPoints = [
-        "publish-start", "dataset-linked", "datasets-linked", "manifest-written", "validated",
+        "publish-start", "dataset-copied", "datasets-copied", "manifest-written", "validated",
         "before-snapshot-rename", "after-snapshot-rename", "current-temp-written", "after-current-rename",
         "retention-deleting", "after-retention",
     ]

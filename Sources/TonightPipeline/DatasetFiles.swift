@@ -26,8 +26,8 @@ package struct DatasetFiles {
 
     package init(directory: URL, config: TonightConfig) {
         self.directory = directory
-        frameBytes = config.int("snapshot.frameBytes")
-        level = Int32(config.int("snapshot.compressionLevel"))
+        frameBytes = config[ConfigKeys.Snapshot.frameBytes]
+        level = Int32(config[ConfigKeys.Snapshot.compressionLevel])
     }
 
     /// The record layout version of each dataset (the manifest's `schemaVersion`), bumped when
@@ -37,19 +37,29 @@ package struct DatasetFiles {
     static func schemaVersion(_ name: String) -> Int { schemaVersions[name] ?? 1 }
 
     /// The config keys that shape dataset files (part of every producing stage's fingerprint).
-    package static let configKeys = ["snapshot.frameBytes", "snapshot.compressionLevel"]
+    package static let configKeys: [any AnyConfigKey] = [ConfigKeys.Snapshot.frameBytes, ConfigKeys.Snapshot.compressionLevel]
+
+    /// A writer of dataset `name` in the stage's directory. No fsync: a stage output is
+    /// verified by SHA-256 before it is reused, and `publish` syncs the copies it publishes.
+    package func writer(_ name: String) throws -> DatasetWriter {
+        do {
+            return try DatasetWriter(name: name, directory: directory, frameBytes: frameBytes, level: level, sync: false)
+        } catch let e as SnapshotError {
+            throw TonightError(e)
+        }
+    }
 
     /// Writes one dataset: `body` appends records in increasing key order.
     package mutating func write(
         _ name: String, _ body: (inout DatasetWriter) throws -> Void
     ) throws {
-        var w = try DatasetWriter(name: name, directory: directory, frameBytes: frameBytes, level: level)
+        var w = try writer(name)
         do {
             try body(&w)
+            try add(try w.finish())
         } catch let e as SnapshotError {
-            throw TonightError(.internal, "dataset \(name): \(e.message)", file: e.file)
+            throw TonightError(e)
         }
-        try add(try w.finish())
     }
 
     /// Records a dataset written through its own writer.

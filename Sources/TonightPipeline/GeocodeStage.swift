@@ -10,7 +10,7 @@ package struct GeocodeStage: Stage {
     package let name = "geocode"
     package let summary = "place venues from the bundled geocoding table; local start times of events"
     package let inputs: [StageInput] = [.stage("parse-feed"), .timeZoneDatabase]
-    package let configKeys: [String] = []
+    package let configKeys: [any AnyConfigKey] = []
     /// Includes the geocoding table: a rebuilt table changes the code version.
     package let implementationVersion = 1
     package let tables = ["venues", "events"]

@@ -9,7 +9,9 @@ package struct LoadPlaymateStage: Stage {
     package let name = "load-playmate"
     package let summary = "read the Playmate exports (RFC 4180 CSV): players, quiz, sessions, members, friends"
     package let inputs: [StageInput] = [.directory(role: "playmate", path: "playmate")]
-    package let configKeys = ["exports.maxRejectShare", "exports.maxFieldBytes", "exports.maxFieldLines"]
+    package let configKeys: [any AnyConfigKey] = [
+        ConfigKeys.Exports.maxRejectShare, ConfigKeys.Exports.maxFieldBytes, ConfigKeys.Exports.maxFieldLines,
+    ]
     package let implementationVersion = 1
     /// Birthdays after the run date are rejected.
     package let readsAsOf = true
@@ -17,7 +19,7 @@ package struct LoadPlaymateStage: Stage {
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         var loader = PlaymateLoader(runDate: context.runDate)
-        loader.maxRejectShare = context.config.double("exports.maxRejectShare")
+        loader.maxRejectShare = context.config[ConfigKeys.Exports.maxRejectShare]
         loader.csvLimits = LoadTicketsStage.csvLimits(context.config)
         let export = try loader.load(directory: context.inputsDirectory.appendingPathComponent("playmate"))
         let out = context.outputDirectory

@@ -12,11 +12,13 @@ package struct LoadTicketsStage: Stage {
     package let name = "load-tickets"
     package let summary = "read the Tickets Tonight exports (RFC 4180 CSV), validate, geocode home ZIPs"
     package let inputs: [StageInput] = [.directory(role: "tickets", path: "tickets"), .stage("parse-feed")]
-    package let configKeys = ["exports.maxRejectShare", "exports.maxFieldBytes", "exports.maxFieldLines"]
+    package let configKeys: [any AnyConfigKey] = [
+        ConfigKeys.Exports.maxRejectShare, ConfigKeys.Exports.maxFieldBytes, ConfigKeys.Exports.maxFieldLines,
+    ]
 
     /// How far a quoted CSV field may run (`exports.maxFieldBytes`, `exports.maxFieldLines`).
     static func csvLimits(_ config: TonightConfig) -> CSVLimits {
-        CSVLimits(maxFieldBytes: config.int("exports.maxFieldBytes"), maxFieldLines: config.int("exports.maxFieldLines"))
+        CSVLimits(maxFieldBytes: config[ConfigKeys.Exports.maxFieldBytes], maxFieldLines: config[ConfigKeys.Exports.maxFieldLines])
     }
     package let implementationVersion = 1
     package let tables = ["users", "rejects"]
@@ -32,7 +34,7 @@ package struct LoadTicketsStage: Stage {
                 FeedEvent.self, table: "events", from: feedDir.appendingPathComponent("events.bin"), row: FeedEvent.readID)
             return KnownFeedIDs(artists: IntegerSet(artists), events: IntegerSet(events))
         }
-        loader.maxRejectShare = context.config.double("exports.maxRejectShare")
+        loader.maxRejectShare = context.config[ConfigKeys.Exports.maxRejectShare]
         loader.csvLimits = Self.csvLimits(context.config)
         let loadStart = DispatchTime.now().uptimeNanoseconds
         let export = try loader.load(directory: context.inputsDirectory.appendingPathComponent("tickets"))

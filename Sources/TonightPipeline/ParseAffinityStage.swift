@@ -13,7 +13,7 @@ package struct ParseAffinityStage: Stage {
     package let inputs: [StageInput] = [
         .file(role: "affinity", candidates: ["affinity.txt"], optional: false), .stage("parse-feed"),
     ]
-    package let configKeys = ["affinity.maxRejectShare"]
+    package let configKeys: [any AnyConfigKey] = [ConfigKeys.Affinity.maxRejectShare]
     package let implementationVersion = 1
     package let tables = ["edges", "rejects"]
 
@@ -26,7 +26,7 @@ package struct ParseAffinityStage: Stage {
         let t1 = Date()
         var parser = AffinityParser(artists: artists)
         let t2 = Date()
-        parser.maxRejectShare = context.config.double("affinity.maxRejectShare")
+        parser.maxRejectShare = context.config[ConfigKeys.Affinity.maxRejectShare]
         let result = try parser.parse(context.files["affinity"]!)
         let t3 = Date()
         context.logger.debug("parse-affinity phases", metadata: ["read": "\(t1.timeIntervalSince(t0))", "index": "\(t2.timeIntervalSince(t1))", "parse": "\(t3.timeIntervalSince(t2))"])

@@ -12,25 +12,26 @@ package struct ParseFeedStage: Stage {
     package let inputs: [StageInput] = [
         .file(role: "feed", candidates: ["feed.xml", "feed.xml.gz", "feed.xml.zst"], optional: false)
     ]
-    package let configKeys = [
-        "feed.camefrom", "feed.maxRejectShare", "feed.limits.maxDepth", "feed.limits.maxTextBytes",
-        "feed.limits.maxNameBytes", "feed.limits.maxAttributes", "feed.limits.maxUnknownNames", "feed.limits.maxInputBytes",
-        "feed.limits.maxCompressionRatio",
+    package let configKeys: [any AnyConfigKey] = [
+        ConfigKeys.Feed.camefrom, ConfigKeys.Feed.maxRejectShare, ConfigKeys.Feed.Limits.maxDepth, ConfigKeys.Feed.Limits.maxTextBytes,
+        ConfigKeys.Feed.Limits.maxNameBytes, ConfigKeys.Feed.Limits.maxAttributes, ConfigKeys.Feed.Limits.maxUnknownNames,
+        ConfigKeys.Feed.Limits.maxInputBytes, ConfigKeys.Feed.Limits.maxCompressionRatio, ConfigKeys.Feed.Limits.zstdWindowLogMax,
     ]
     package let implementationVersion = 1
     package let tables = ["artists", "categories", "venues", "events", "rejects"]
 
     package static func options(_ config: TonightConfig) -> FeedParserOptions {
         var o = FeedParserOptions()
-        o.camefrom = config.string("feed.camefrom")
-        o.maxRejectShare = config.double("feed.maxRejectShare")
-        o.limits.maxDepth = config.int("feed.limits.maxDepth")
-        o.limits.maxTextBytes = config.int("feed.limits.maxTextBytes")
-        o.limits.maxNameBytes = config.int("feed.limits.maxNameBytes")
-        o.limits.maxAttributes = config.int("feed.limits.maxAttributes")
-        o.limits.maxUnknownNames = config.int("feed.limits.maxUnknownNames")
-        o.input.maxBytes = Int64(config.int("feed.limits.maxInputBytes"))
-        o.input.maxCompressionRatio = config.double("feed.limits.maxCompressionRatio")
+        o.camefrom = config[ConfigKeys.Feed.camefrom]
+        o.maxRejectShare = config[ConfigKeys.Feed.maxRejectShare]
+        o.limits.maxDepth = config[ConfigKeys.Feed.Limits.maxDepth]
+        o.limits.maxTextBytes = config[ConfigKeys.Feed.Limits.maxTextBytes]
+        o.limits.maxNameBytes = config[ConfigKeys.Feed.Limits.maxNameBytes]
+        o.limits.maxAttributes = config[ConfigKeys.Feed.Limits.maxAttributes]
+        o.limits.maxUnknownNames = config[ConfigKeys.Feed.Limits.maxUnknownNames]
+        o.input.maxBytes = Int64(config[ConfigKeys.Feed.Limits.maxInputBytes])
+        o.input.maxCompressionRatio = config[ConfigKeys.Feed.Limits.maxCompressionRatio]
+        o.input.zstdWindowLogMax = Int32(config[ConfigKeys.Feed.Limits.zstdWindowLogMax])
         return o
     }
 

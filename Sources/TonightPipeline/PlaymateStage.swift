@@ -28,14 +28,13 @@ package struct PlaymateStage: Stage {
         let order = UTF8Order.sortedIndices(players.map(\.id))
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
-        var suggestions = try DatasetWriter(name: "sessions", directory: context.outputDirectory,
-                                            frameBytes: files.frameBytes, level: files.level)
-        var stats = try DatasetWriter(name: "player_stats", directory: context.outputDirectory,
-                                      frameBytes: files.frameBytes, level: files.level)
+        var suggestions = try files.writer("sessions")
+        var stats = try files.writer("player_stats")
         var lengths: [Int] = []
         let block = 16_384
         var start = 0
         while start < order.count {
+            try Interruption.check()
             let slice = Array(order[start..<min(order.count, start + block)])
             let parts = try Parallel.map(workers) { w -> ([(String, [UInt8], Int)], [(String, [UInt8])]) in
                 var json = JSONWriter(capacity: 1 << 12)

@@ -17,15 +17,15 @@ package struct PublishStage: Stage {
     package let summary = "publish the datasets as a snapshot: validate, write atomically, switch CURRENT, retention"
     package let sources: [String]
     package let inputs: [StageInput]
-    package let configKeys = ["snapshot.retain", "publish.maxShrink"]
+    package let configKeys: [any AnyConfigKey] = [ConfigKeys.Snapshot.retain, ConfigKeys.Publish.maxShrink]
     package let implementationVersion = 1
     package let readsAsOf = true
     package let alwaysRuns = true
     package let tables = ["manifest"]
 
     static let rejectLimits = [
-        "parse-feed": "feed.maxRejectShare", "parse-affinity": "affinity.maxRejectShare",
-        "load-tickets": "exports.maxRejectShare", "load-playmate": "exports.maxRejectShare",
+        "parse-feed": ConfigKeys.Feed.maxRejectShare, "parse-affinity": ConfigKeys.Affinity.maxRejectShare,
+        "load-tickets": ConfigKeys.Exports.maxRejectShare, "load-playmate": ConfigKeys.Exports.maxRejectShare,
     ]
 
     package func run(_ context: StageContext) throws -> StageOutcome {
@@ -44,10 +44,10 @@ package struct PublishStage: Stage {
         }
         let config = context.config
         var publisher = SnapshotPublisher(root: context.outDirectory.appendingPathComponent("snapshots"))
-        publisher.retain = config.int("snapshot.retain")
-        publisher.maxShrink = config.double("publish.maxShrink")
+        publisher.retain = config[ConfigKeys.Snapshot.retain]
+        publisher.maxShrink = config[ConfigKeys.Publish.maxShrink]
         publisher.allowShrink = context.allowShrink
-        publisher.maxRejectShare = Self.rejectLimits.mapValues { config.double($0) }
+        publisher.maxRejectShare = Self.rejectLimits.mapValues { config[$0] }
         publisher.logger = context.logger
         let manifest = try publisher.publish(sources, template: template(context), now: Int64(Date().timeIntervalSince1970))
         let e = JSONEncoder()
@@ -77,7 +77,7 @@ package struct PublishStage: Stage {
                 name: $0.stage, durationSeconds: $0.durationSeconds, action: $0.reusedFrom == nil ? "run" : "reuse",
                 rows: $0.rows, warnings: $0.warnings, rejects: $0.rejects)
         }
-        let cfg = context.config.canonical(ConfigSchema.keys.map(\.name))
+        let cfg = context.config.canonical(ConfigKeys.all)
         return SnapshotManifest(
             id: "", asOf: CivilTime.formatUTC(context.asOf), date: CivilTime.formatDate(days: context.runDate),
             createdAt: "", codeVersion: TonightVersion.package,

@@ -3,51 +3,46 @@ import TonightRanking
 
 /// The ranking constants from the config (recommendations.md keys).
 enum RankingConfig {
-    static let ticketsKeys = [
-        "recommendations.horizonDays", "recommendations.excludedStatuses", "recommendations.radiusKm",
-        "recommendations.popularityPrior", "recommendations.explore.includeFavorites",
-        "recommendations.explore.timeDecayDays", "recommendations.explore.distanceDecayKm",
-        "recommendations.explore.perArtist", "recommendations.explore.size", "recommendations.explore.minItems",
-        "recommendations.feed.size", "recommendations.tonight.from", "recommendations.tonight.until",
-        "recommendations.tonight.size",
+    static let ticketsKeys: [any AnyConfigKey] = [
+        R.horizonDays, R.excludedStatuses, R.radiusKm, R.popularityPrior, R.Explore.includeFavorites, R.Explore.timeDecayDays,
+        R.Explore.distanceDecayKm, R.Explore.perArtist, R.Explore.size, R.Explore.minItems, R.Feed.size, R.Tonight.from,
+        R.Tonight.until, R.Tonight.size,
     ]
-    static let playmateKeys = [
-        "recommendations.sessions.radiusKm", "recommendations.sessions.size", "recommendations.sessions.weights.sport",
-        "recommendations.sessions.weights.friends", "recommendations.sessions.weights.gender",
-        "recommendations.sessions.weights.age",
+    static let playmateKeys: [any AnyConfigKey] = [
+        R.Sessions.radiusKm, R.Sessions.size, R.Sessions.weightSport, R.Sessions.weightFriends, R.Sessions.weightGender,
+        R.Sessions.weightAge,
     ]
+
+    private typealias R = ConfigKeys.Recommendations
 
     static func settings(_ c: TonightConfig, asOf: Int64, runDate: Int) throws -> RankingSettings {
         var s = RankingSettings(asOf: asOf, runDate: runDate)
-        s.horizonDays = c.double("recommendations.horizonDays")
-        s.excludedStatuses = Set(c.intList("recommendations.excludedStatuses").map(Int64.init))
-        s.radiusKm = c.double("recommendations.radiusKm")
-        s.popularityPrior = c.double("recommendations.popularityPrior")
-        s.includeFavorites = c.bool("recommendations.explore.includeFavorites")
-        s.timeDecayDays = c.double("recommendations.explore.timeDecayDays")
-        s.distanceDecayKm = c.double("recommendations.explore.distanceDecayKm")
-        s.perArtist = c.int("recommendations.explore.perArtist")
-        s.exploreSize = c.int("recommendations.explore.size")
-        s.minItems = c.int("recommendations.explore.minItems")
-        s.feedSize = c.int("recommendations.feed.size")
-        s.tonightFrom = try clock(c, "recommendations.tonight.from")
-        s.tonightUntil = try clock(c, "recommendations.tonight.until")
-        s.tonightSize = c.int("recommendations.tonight.size")
-        s.sessionsRadiusKm = c.double("recommendations.sessions.radiusKm")
-        s.sessionsSize = c.int("recommendations.sessions.size")
-        s.weightSport = c.double("recommendations.sessions.weights.sport")
-        s.weightFriends = c.double("recommendations.sessions.weights.friends")
-        s.weightGender = c.double("recommendations.sessions.weights.gender")
-        s.weightAge = c.double("recommendations.sessions.weights.age")
+        s.horizonDays = c[ConfigKeys.Recommendations.horizonDays]
+        s.excludedStatuses = Set(c[ConfigKeys.Recommendations.excludedStatuses].map(Int64.init))
+        s.radiusKm = c[ConfigKeys.Recommendations.radiusKm]
+        s.popularityPrior = c[ConfigKeys.Recommendations.popularityPrior]
+        s.includeFavorites = c[ConfigKeys.Recommendations.Explore.includeFavorites]
+        s.timeDecayDays = c[ConfigKeys.Recommendations.Explore.timeDecayDays]
+        s.distanceDecayKm = c[ConfigKeys.Recommendations.Explore.distanceDecayKm]
+        s.perArtist = c[ConfigKeys.Recommendations.Explore.perArtist]
+        s.exploreSize = c[ConfigKeys.Recommendations.Explore.size]
+        s.minItems = c[ConfigKeys.Recommendations.Explore.minItems]
+        s.feedSize = c[ConfigKeys.Recommendations.Feed.size]
+        s.tonightFrom = clock(c[R.Tonight.from])
+        s.tonightUntil = clock(c[R.Tonight.until])
+        s.tonightSize = c[ConfigKeys.Recommendations.Tonight.size]
+        s.sessionsRadiusKm = c[ConfigKeys.Recommendations.Sessions.radiusKm]
+        s.sessionsSize = c[ConfigKeys.Recommendations.Sessions.size]
+        s.weightSport = c[ConfigKeys.Recommendations.Sessions.weightSport]
+        s.weightFriends = c[ConfigKeys.Recommendations.Sessions.weightFriends]
+        s.weightGender = c[ConfigKeys.Recommendations.Sessions.weightGender]
+        s.weightAge = c[ConfigKeys.Recommendations.Sessions.weightAge]
         return s
     }
 
-    /// `HH:MM` → seconds after midnight.
-    static func clock(_ c: TonightConfig, _ key: String) throws -> Int {
-        let parts = c.string(key).split(separator: ":")
-        guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m) else {
-            throw TonightError(.usage, "setting \(key) is '\(c.string(key))', not HH:MM", hint: "e.g. 17:00")
-        }
-        return h * 3600 + m * 60
+    /// `HH:MM` (checked when the config was read) → seconds after midnight.
+    static func clock(_ text: String) -> Int {
+        let parts = text.split(separator: ":").compactMap { Int($0) }
+        return parts.count == 2 ? parts[0] * 3600 + parts[1] * 60 : 0
     }
 }

@@ -34,6 +34,35 @@ package struct RunStore: Sendable {
         return nil
     }
 
+    /// Runs marked `running` whose process is gone (the caller holds the work lock, so no
+    /// live run can be among them): marked `killed`, their partial stage folders removed.
+    /// Returns their ids.
+    func markAbandonedRuns() -> [String] {
+        var marked: [String] = []
+        for id in runIDs() {
+            let url = runDirectory(id).appendingPathComponent("run.json")
+            guard var run = try? RunRecord.read(url), run.status == "running" else { continue }
+            run.status = "killed"
+            run.error = "the process ended without finishing the run (killed, or the machine stopped)"
+            if let at = run.stages.firstIndex(where: { !FileIO.exists(runDirectory(id).appendingPathComponent($0.stage)) }) {
+                run.failedStage = run.stages[at].stage
+                for j in run.stages.indices where j >= at { run.stages[j].action = j == at ? "killed" : "not run" }
+            }
+            Self.removeLeftovers(in: runDirectory(id))
+            let tmp = runDirectory(id).appendingPathComponent(".run.json.tmp")
+            if (try? run.write(to: tmp)) != nil, (try? FileIO.rename(tmp, to: url)) != nil { marked.append(id) }
+        }
+        return marked
+    }
+
+    /// Removes the partial stage folders (`.<stage>.tmp`) of a run directory.
+    static func removeLeftovers(in dir: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            try? FileManager.default.removeItem(at: dir.appendingPathComponent(name))
+        }
+    }
+
     /// Marks a stage output as damaged (its `stage.json` status), so that no later run picks
     /// it for reuse again.
     func markDamaged(_ directory: URL) {

@@ -55,18 +55,23 @@ package struct SnapshotPublisher {
         try FileIO.removeItem(tmp)
         try FileIO.createDirectory(tmp)
         var datasets: [String: SnapshotManifest.Dataset] = [:]
-        for s in sources.sorted(by: { $0.entry.name < $1.entry.name }) {
-            for file in [s.entry.file, s.entry.index] {
-                try Self.linkOrCopy(s.directory.appendingPathComponent(file), to: tmp.appendingPathComponent(file))
-            }
+        // Copies of their own (a reflink where the file system has one): a published snapshot
+        // shares no inode with the run store or another snapshot, so damage to one file never
+        // spreads to every rollback target. Files are copied on all cores.
+        let ordered = sources.sorted(by: { $0.entry.name < $1.entry.name })
+        let copies = ordered.flatMap { s in [s.entry.file, s.entry.index].map { (s.directory.appendingPathComponent($0), tmp.appendingPathComponent($0)) } }
+        try Parallel.map(copies.count) { k in
+            try FileIO.copyFile(copies[k].0, to: copies[k].1)
+            CrashPoint.hit("dataset-copied")
+        }
+        for s in ordered {
             datasets[s.entry.name] = SnapshotManifest.Dataset(
                 file: s.entry.file, bytes: FileIO.size(tmp.appendingPathComponent(s.entry.file)), sha256: s.sha256,
                 records: s.entry.records, frames: s.entry.frames, uncompressedBytes: s.entry.uncompressedBytes,
                 index: s.entry.index, indexBytes: FileIO.size(tmp.appendingPathComponent(s.entry.index)),
                 indexSha256: s.indexSha256, schemaVersion: s.entry.schemaVersion)
-            CrashPoint.hit("dataset-linked")
         }
-        CrashPoint.hit("datasets-linked")
+        CrashPoint.hit("datasets-copied")
         let content = datasets.keys.sorted().map { "\($0) \(datasets[$0]!.sha256) \(datasets[$0]!.indexSha256)" }
         var manifest = template
         manifest.contentHash = ContentHash.hex(content.joined(separator: "\n"))
@@ -118,19 +123,6 @@ package struct SnapshotPublisher {
         try FileIO.rename(tmp, to: root.appendingPathComponent("CURRENT"))
         try FileIO.syncDirectory(root)
         CrashPoint.hit("after-current-rename")
-    }
-
-    /// Hard link (the stage's file is final and read-only by convention), else a synced copy.
-    static func linkOrCopy(_ from: URL, to: URL) throws {
-        if link(from.path, to.path) == 0 { return }
-        do {
-            try FileManager.default.copyItem(at: from, to: to)
-        } catch {
-            throw TonightError(.io, "cannot copy into the snapshot: \(error.localizedDescription)", file: from.path)
-        }
-        let fd = open(to.path, O_RDONLY | O_CLOEXEC)
-        defer { if fd >= 0 { close(fd) } }
-        guard fd >= 0, fsync(fd) == 0 else { throw TonightError.io("fsync", path: to.path) }
     }
 
     /// Removes temporary directories of publishes that died (we hold the lock, so none is live).

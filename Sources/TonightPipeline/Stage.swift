@@ -62,7 +62,7 @@ package protocol Stage: Sendable {
     var summary: String { get }
     var inputs: [StageInput] { get }
     /// The config keys the stage reads; their values enter the fingerprint.
-    var configKeys: [String] { get }
+    var configKeys: [any AnyConfigKey] { get }
     /// Bumped when the stage's logic or output format changes (part of the code version).
     var implementationVersion: Int { get }
     /// Whether the stage depends on the run instant (`--as-of`) or date.

@@ -42,6 +42,8 @@ package struct StageRecord: Codable, Sendable {
     package var peakMemoryBytes: Int64 = 0
     /// Set when the output was reused: the run that computed it.
     package var reusedFrom: String?
+    /// Why the stage failed (status `failed`): the error as printed.
+    package var error: String?
 
 }
 
@@ -66,6 +68,8 @@ package struct RunRecord: Codable, Sendable {
     package var stages: [StageEntry]
     package var error: String?
     package var exitCode: Int32?
+    /// The stage that failed or was interrupted, if the run did not complete.
+    package var failedStage: String?
 }
 
 /// The records are small pretty-printed JSON files with sorted keys (diffable, stable).

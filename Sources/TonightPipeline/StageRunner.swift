@@ -57,7 +57,14 @@ package final class StageRunner {
         for input in stage.inputs {
             switch input {
             case .file(let role, let candidates, let optional):
-                if let url = candidates.map({ options.inputs.appendingPathComponent($0) }).first(where: FileIO.exists) {
+                let present = candidates.map { options.inputs.appendingPathComponent($0) }.filter(FileIO.exists)
+                if present.count > 1 {
+                    // Yesterday's plain feed beside today's compressed one: never guess.
+                    throw TonightError(
+                        .invalidInput, "input '\(role)' has \(present.count) candidates: \(present.map(\.lastPathComponent).joined(separator: " and "))",
+                        file: options.inputs.path, stage: stage.name, hint: "keep exactly one of them in the inputs directory")
+                }
+                if let url = present.first {
                     let (h, bytes) = try hashes.hash(url)
                     inputs.append(.init(role: role, kind: "file", path: url.path, bytes: bytes, hash: h))
                 } else if optional {

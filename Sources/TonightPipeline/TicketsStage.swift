@@ -50,8 +50,7 @@ package struct TicketsStage: Stage {
         })
 
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
-        let writers = try Self.datasetNames.map { try DatasetWriter(
-            name: $0, directory: context.outputDirectory, frameBytes: files.frameBytes, level: files.level) }
+        let writers = try Self.datasetNames.map { try files.writer($0) }
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         context.progress.begin(stage: name, totalBytes: Int64(users.count))
         defer { context.progress.end() }
@@ -87,6 +86,7 @@ package struct TicketsStage: Stage {
         var start = 0
         var rankNanos: UInt64 = 0
         while start < users.count {
+            try Interruption.check()
             let t0 = DispatchTime.now().uptimeNanoseconds
             let blockStart = start, blockEnd = min(users.count, start + Self.blockSize)
             // Each worker ranks a contiguous slice; slices are written in order.

@@ -2,7 +2,9 @@ import Foundation
 
 /// Writes one dataset of a snapshot: `<name>.ndjson.zst` (seekable zstd, NDJSON records in key
 /// order, whole records per frame) and its key index `<name>.index.ndjson.zst` (one line per
-/// frame: `frame`, `first`, `last`, `records`). Both files are fsynced when finished.
+/// frame: `frame`, `first`, `last`, `records`). With `sync`, both files are fsynced when
+/// finished (the pipeline's stages write without it: their outputs are verified by SHA-256
+/// before reuse, and `publish` syncs the copies it publishes).
 package struct DatasetWriter {
     /// What was written.
     package struct Summary: Sendable, Equatable {
@@ -22,16 +24,18 @@ package struct DatasetWriter {
     private var data: SeekableZstdWriter
     private let frameBytes: Int
     private let level: Int32
+    private let sync: Bool
 
     package static func fileName(_ dataset: String) -> String { "\(dataset).ndjson.zst" }
     package static func indexFileName(_ dataset: String) -> String { "\(dataset).index.ndjson.zst" }
 
-    package init(name: String, directory: URL, frameBytes: Int = 64 << 10, level: Int32 = 1) throws {
+    package init(name: String, directory: URL, frameBytes: Int = 64 << 10, level: Int32 = 1, sync: Bool = true) throws {
         self.name = name
         self.directory = directory
         self.frameBytes = frameBytes
         self.level = level
-        let output = try FileOutput(path: directory.appendingPathComponent(Self.fileName(name)).path)
+        self.sync = sync
+        let output = try FileOutput(path: directory.appendingPathComponent(Self.fileName(name)).path, sync: sync)
         self.output = output
         data = SeekableZstdWriter(frameBytes: frameBytes, level: level, sink: { try output.write($0) })
     }
@@ -63,7 +67,7 @@ package struct DatasetWriter {
             try index.append(key: f.first, json: line)
         }
         let indexBytes = try index.finish()
-        let indexOut = try FileOutput(path: directory.appendingPathComponent(Self.indexFileName(name)).path)
+        let indexOut = try FileOutput(path: directory.appendingPathComponent(Self.indexFileName(name)).path, sync: sync)
         try indexOut.write(indexBytes)
         try indexOut.syncAndClose()
         return Summary(
@@ -73,23 +77,25 @@ package struct DatasetWriter {
     }
 }
 
-/// A file being written: created exclusively, written fully, synced, closed (or closed in
+/// A file being written: created, written fully, synced (when asked), closed (or closed in
 /// `deinit` if abandoned).
 ///
-/// Every `flushEvery` bytes, a background queue starts writing the file out (`fdatasync`), so
-/// that the closing `fsync` of a file of hundreds of megabytes finds little left to do: the
-/// kernel would otherwise keep it all dirty until then (0.5 s at the end of `tickets`).
+/// With `sync`, every `flushEvery` bytes a background queue starts writing the file out
+/// (`fdatasync`), so that the closing `fsync` of a file of hundreds of megabytes finds little
+/// left to do: the kernel would otherwise keep it all dirty until then.
 final class FileOutput {
     let path: String
     private var fd: Int32
     private var unflushed = 0
+    private let sync: Bool
     private let flusher = DispatchQueue(label: "tonight.file-output.flush")
     static let flushEvery = 32 << 20
 
-    init(path: String) throws {
+    init(path: String, sync: Bool = true) throws {
         self.path = path
+        self.sync = sync
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SnapshotError(file: path, "cannot create: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw SnapshotError(file: path, "cannot create: \(String(cString: strerror(errno)))", code: .io) }
     }
 
     deinit {
@@ -102,11 +108,11 @@ final class FileOutput {
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + done, $0.count - done) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw SnapshotError(file: path, "write failed: \(String(cString: strerror(errno)))") }
+            guard n > 0 else { throw SnapshotError(file: path, "write failed: \(String(cString: strerror(errno)))", code: .io) }
             done += n
         }
         unflushed += bytes.count
-        if unflushed >= Self.flushEvery {
+        if sync && unflushed >= Self.flushEvery {
             unflushed = 0
             let fd = self.fd  // stays open: close waits for the queue
             flusher.async { _ = fdatasync(fd) }
@@ -115,7 +121,7 @@ final class FileOutput {
 
     func syncAndClose() throws {
         flusher.sync {}
-        guard fsync(fd) == 0 else { throw SnapshotError(file: path, "fsync failed: \(String(cString: strerror(errno)))") }
+        guard !sync || fsync(fd) == 0 else { throw SnapshotError(file: path, "fsync failed: \(String(cString: strerror(errno)))", code: .io) }
         close(fd)
         fd = -1
     }

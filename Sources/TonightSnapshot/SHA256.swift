@@ -95,8 +95,7 @@ package struct SHA256 {
 
     /// The SHA-256 of a whole file, read in 1 MiB pieces.
     package static func file(_ path: String) throws -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SnapshotError(file: path, "cannot open: \(String(cString: strerror(errno)))") }
+        let (fd, _) = try RegularFile.open(path)
         defer { close(fd) }
         var hasher = SHA256()
         var buf = [UInt8](repeating: 0, count: 1 << 20)

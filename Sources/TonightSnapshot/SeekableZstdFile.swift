@@ -31,8 +31,7 @@ public final class SeekableZstdFile: @unchecked Sendable {
     /// Opens a file and reads its seek table.
     public init(path: String) throws {
         self.path = path
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SnapshotError(file: path, "cannot open: \(String(cString: strerror(errno)))") }
+        fd = try RegularFile.open(path).fd
         do {
             frames = try Self.readSeekTable(fd: fd, path: path)
         } catch {

@@ -35,7 +35,11 @@ extension Snapshot {
         let rules = references ? ReferenceRule.standard.filter { datasets[$0.dataset] != nil } : []
         let targets = Set(rules.map(\.target))
         var report = VerificationReport()
-        for rule in rules where datasets[rule.target] == nil {
+        for name in unavailable.keys.sorted() {
+            report.datasets += 1
+            report.problems.append(unavailable[name]!)
+        }
+        for rule in rules where datasets[rule.target] == nil && unavailable[rule.target] == nil {
             report.problems.append(SnapshotError(
                 file: directory.path, "dataset \(rule.dataset) points at \(rule.target), which this snapshot lacks"))
         }

@@ -16,8 +16,11 @@ public final class Snapshot: Sendable {
     public let directory: URL
     /// The manifest as published.
     public let manifest: SnapshotManifest
-    /// The datasets by name.
+    /// The datasets by name that opened (their manifest entry, index and file agree).
     public let datasets: [String: SnapshotDataset]
+    /// The datasets of the manifest that could not be opened (a missing or damaged file),
+    /// with why: the others stay readable.
+    public let unavailable: [String: SnapshotError]
 
     /// Default decompressed-frame cache per dataset.
     public static let defaultCacheBytes = 64 << 20
@@ -27,15 +30,7 @@ public final class Snapshot: Sendable {
     public init(directory: URL, cacheBytes: Int = Snapshot.defaultCacheBytes) throws {
         self.directory = directory
         let path = directory.appendingPathComponent("manifest.json").path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SnapshotError(file: path, "cannot read the manifest (is this a snapshot directory?)")
-        }
-        let manifest: SnapshotManifest
-        do {
-            manifest = try JSONDecoder().decode(SnapshotManifest.self, from: data)
-        } catch {
-            throw SnapshotError(file: path, "malformed manifest: \(error)")
-        }
+        let manifest = try SnapshotManifest.read(path)
         guard manifest.formatVersion == SnapshotManifest.currentFormatVersion else {
             throw SnapshotError(
                 file: path, "manifest format \(manifest.formatVersion); this reader reads \(SnapshotManifest.currentFormatVersion)")
@@ -43,10 +38,16 @@ public final class Snapshot: Sendable {
         self.manifest = manifest
         id = manifest.id
         var datasets: [String: SnapshotDataset] = [:]
+        var unavailable: [String: SnapshotError] = [:]
         for (name, entry) in manifest.datasets {
-            datasets[name] = try SnapshotDataset(name: name, entry: entry, directory: directory.path, cacheBytes: cacheBytes)
+            do {
+                datasets[name] = try SnapshotDataset(name: name, entry: entry, directory: directory.path, cacheBytes: cacheBytes)
+            } catch let e as SnapshotError {
+                unavailable[name] = e
+            }
         }
         self.datasets = datasets
+        self.unavailable = unavailable
     }
 
     /// Opens the snapshot that `root/CURRENT` names.
@@ -55,13 +56,19 @@ public final class Snapshot: Sendable {
         return try Snapshot(directory: root.appendingPathComponent(id), cacheBytes: cacheBytes)
     }
 
-    /// Opens the snapshot `id` under `root`.
+    /// Opens the snapshot `id` under `root`; an id not of the id's shape is refused (it must
+    /// name a directory of `root`, never a path elsewhere).
     public static func open(id: String, in root: URL, cacheBytes: Int = Snapshot.defaultCacheBytes) throws -> Snapshot {
-        try Snapshot(directory: root.appendingPathComponent(id), cacheBytes: cacheBytes)
+        guard SnapshotDirectory.isSnapshotID(id) else {
+            throw SnapshotError(file: root.path, "'\(SnapshotError.quoted(id))' is not a snapshot id (YYYYMMDDTHHMMSSZ-xxxxxxxx)",
+                                code: .invalidArgument)
+        }
+        return try Snapshot(directory: root.appendingPathComponent(id), cacheBytes: cacheBytes)
     }
 
     /// The dataset `name`; an error naming the datasets present if it is not in this snapshot.
     public func dataset(_ name: String) throws -> SnapshotDataset {
+        if let problem = unavailable[name] { throw problem }
         guard let d = datasets[name] else {
             throw SnapshotError(
                 file: directory.path,

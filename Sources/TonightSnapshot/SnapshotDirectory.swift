@@ -24,17 +24,27 @@ public struct SnapshotDirectory: Sendable {
     /// The id `CURRENT` names.
     public func currentID() throws -> String {
         let path = root.appendingPathComponent("CURRENT").path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SnapshotError(file: path, "no CURRENT file: nothing has been published here yet")
+        let data: [UInt8]
+        do {
+            data = try RegularFile.read(path, maxBytes: 4096)
+        } catch let e as SnapshotError where e.code == .missing {
+            throw SnapshotError(file: path, "no CURRENT file: nothing has been published here yet", code: .missing)
+        } catch let e as SnapshotError {
+            throw SnapshotError(file: path, "CURRENT cannot be read: \(e.message)", code: .malformed)
         }
         let id = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard Self.isSnapshotID(id) else { throw SnapshotError(file: path, "CURRENT holds '\(id)', not a snapshot id") }
+        guard Self.isSnapshotID(id) else {
+            throw SnapshotError(file: path, "CURRENT holds '\(SnapshotError.quoted(data, limit: 40))', not a snapshot id", code: .malformed)
+        }
         return id
     }
 
-    /// The id `CURRENT` names, or nil when nothing is published.
+    /// The id `CURRENT` names, or nil when nothing is published (no `CURRENT` at all; one
+    /// that cannot be read is an error, never "nothing published").
     public func currentIDIfAny() throws -> String? {
-        FileManager.default.fileExists(atPath: root.appendingPathComponent("CURRENT").path) ? try currentID() : nil
+        var st = stat()
+        guard lstat(root.appendingPathComponent("CURRENT").path, &st) == 0 else { return nil }
+        return try currentID()
     }
 
     /// The complete snapshots (directories with a manifest), oldest first. Temporary
@@ -49,14 +59,9 @@ public struct SnapshotDirectory: Sendable {
 
     /// Reads the manifest of snapshot `id`.
     public func manifest(_ id: String) throws -> SnapshotManifest {
-        let path = root.appendingPathComponent(id).appendingPathComponent("manifest.json").path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SnapshotError(file: path, "no such snapshot (no manifest)")
+        guard Self.isSnapshotID(id) else {
+            throw SnapshotError(file: root.path, "'\(SnapshotError.quoted(id))' is not a snapshot id", code: .invalidArgument)
         }
-        do {
-            return try JSONDecoder().decode(SnapshotManifest.self, from: data)
-        } catch {
-            throw SnapshotError(file: path, "malformed manifest: \(error)")
-        }
+        return try SnapshotManifest.read(root.appendingPathComponent(id).appendingPathComponent("manifest.json").path)
     }
 }

@@ -1,5 +1,37 @@
+import Foundation
+
 /// `manifest.json` of a snapshot (snapshots.md): what was published, from what, by which code.
 public struct SnapshotManifest: Codable, Sendable, Equatable {
+    /// Reads and checks a manifest file: at most 16 MiB, valid JSON of this format, every
+    /// file name a plain name inside the snapshot's directory.
+    public static func read(_ path: String) throws -> SnapshotManifest {
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.read(path, maxBytes: 16 << 20)
+        } catch let e as SnapshotError where e.code == .missing {
+            throw SnapshotError(file: path, "no manifest (is this a snapshot directory?)", code: .missing)
+        }
+        let manifest: SnapshotManifest
+        do {
+            manifest = try JSONDecoder().decode(SnapshotManifest.self, from: Data(bytes))
+        } catch {
+            throw SnapshotError(file: path, "malformed manifest: \(SnapshotError.quoted("\(error)", limit: 300))", code: .malformed)
+        }
+        for (name, d) in manifest.datasets {
+            for file in [d.file, d.index] where !isPlainFileName(file) {
+                throw SnapshotError(file: path, "dataset \(SnapshotError.quoted(name)) names the file '\(SnapshotError.quoted(file))', not a plain file name",
+                                    code: .malformed)
+            }
+        }
+        return manifest
+    }
+
+    /// A file name without a directory: no `/`, not `.` or `..`, no NUL or control character.
+    public static func isPlainFileName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && name.utf8.count <= 255
+            && !name.unicodeScalars.contains { $0 == "/" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }
+    }
+
     /// The manifest format this library reads.
     public static let currentFormatVersion = 1
 

@@ -21,7 +21,7 @@ struct StoreOptions: ParsableArguments {
     }
 
     func workURL(_ config: TonightConfig) -> URL {
-        URL(fileURLWithPath: work ?? config.string("paths.work"))
+        URL(fileURLWithPath: work ?? config[ConfigKeys.Paths.work])
     }
 
     func makeLogger() throws -> Logger {

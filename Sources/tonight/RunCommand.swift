@@ -54,8 +54,8 @@ struct RunCommand: ParsableCommand {
         let inputsURL: URL
         if let inputs {
             inputsURL = URL(fileURLWithPath: inputs)
-        } else if !config.string("paths.inputs").isEmpty {
-            inputsURL = URL(fileURLWithPath: config.string("paths.inputs"))
+        } else if !config[ConfigKeys.Paths.inputs].isEmpty {
+            inputsURL = URL(fileURLWithPath: config[ConfigKeys.Paths.inputs])
         } else if let bundled = BundledFixtures.defaultInputs() {
             inputsURL = bundled
         } else {
@@ -70,13 +70,14 @@ struct RunCommand: ParsableCommand {
             logger.info("as-of taken from the generated data set: \(CivilTime.formatUTC(instant))")
         }
         var options = RunOptions(
-            inputs: inputsURL, work: store.workURL(config), out: URL(fileURLWithPath: out ?? config.string("paths.out")),
+            inputs: inputsURL, work: store.workURL(config), out: URL(fileURLWithPath: out ?? config[ConfigKeys.Paths.out]),
             asOf: instant, date: try date.map(TimeArgument.date))
         options.only = only
         options.from = from
         options.force = force
         options.dryRun = dryRun
         options.allowShrink = allowShrink
+        Interruption.install()
         let runner = StageRunner(config: config, options: options, logger: logger)
         if dryRun {
             let plan = try runner.plan()

@@ -26,7 +26,7 @@ struct SnapshotCommand: ParsableCommand {
 
         func root() throws -> URL {
             let config = try config.map { try TonightConfig.load(URL(fileURLWithPath: $0)) } ?? TonightConfig()
-            return URL(fileURLWithPath: out ?? config.string("paths.out")).appendingPathComponent("snapshots")
+            return URL(fileURLWithPath: out ?? config[ConfigKeys.Paths.out]).appendingPathComponent("snapshots")
         }
     }
 
@@ -59,7 +59,8 @@ struct SnapshotCommand: ParsableCommand {
             let dir = SnapshotDirectory(root: try location.root())
             let snapshot = try id ?? dir.currentID()
             _ = try dir.manifest(snapshot)
-            FileHandle.standardOutput.write(try Data(contentsOf: dir.root.appendingPathComponent(snapshot).appendingPathComponent("manifest.json")))
+            let path = dir.root.appendingPathComponent(snapshot).appendingPathComponent("manifest.json").path
+            FileHandle.standardOutput.write(Data(try RegularFile.read(path, maxBytes: 16 << 20)))
         }
     }
 

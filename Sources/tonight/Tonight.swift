@@ -25,10 +25,14 @@ struct Tonight: ParsableCommand {
         } catch let e as TonightError {
             FileHandle.standardError.write(Data("tonight: error: \(e.description)\n".utf8))
             Foundation.exit(e.exitCode)
+        } catch let f as FailureWithRejects {
+            FileHandle.standardError.write(Data("tonight: error: \(f.error.description)\n".utf8))
+            Foundation.exit(f.error.exitCode)
         } catch let e as SnapshotError {
-            // The reader's errors: a missing, malformed or corrupt snapshot is invalid data.
+            // The reader's errors: a missing, malformed or corrupt snapshot is invalid data (65),
+            // a bad argument a usage error (2), a failed read an I/O error (74).
             FileHandle.standardError.write(Data("tonight: error: \(e.description)\n".utf8))
-            Foundation.exit(65)
+            Foundation.exit(TonightError(e).exitCode)
         } catch {
             let code = exitCode(for: error)
             if code == .success {

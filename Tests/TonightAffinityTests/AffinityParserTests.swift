@@ -67,9 +67,11 @@ import TonightCore
     }
 
     @Test func rejectShareFailsTheStage() throws {
-        #expect(throws: TonightError.self) {
+        // The error carries the rejects, for the stage's kept rejects file.
+        let f = #expect(throws: FailureWithRejects.self) {
             try parse("Recommended artists for Showtime Boxing\n1,Battle At the Boat,2\n900333,X,0.1\n-----\n")
         }
+        #expect(f?.error.exitCode == 65 && String(decoding: f?.rejects ?? [], as: UTF8.self).contains("bad-score"))
     }
 
     @Test func unknownAndAmbiguousSourcesUnknownTargetsMismatchesDuplicates() throws {
@@ -149,5 +151,20 @@ extension AffinityParserTests {
         #expect(halves.unknownSources == one.unknownSources)
         #expect(halves.blocks == one.blocks && halves.recommendationLines == one.recommendationLines)
         #expect(one.counts["unterminated-block", default: 0] > 0 && !one.rejects.isEmpty && one.counts["duplicate-pair", default: 0] > 0)
+    }
+}
+
+/// Scores are decimal numbers as Python prints them: nothing else passes.
+@Suite struct AffinityScoreTests {
+    @Test(arguments: ["0x1p-3", "inf", "nan", "1e400", "", "-", ".", "e5", "0.5.5", "1_0", "٠٫٥", "+-1", "1e"])
+    func notDecimal(_ text: String) {
+        let bytes = Array(text.utf8)
+        #expect(bytes.withUnsafeBufferPointer { AffinityParser.parseScore($0) } == nil, "\(text)")
+    }
+
+    @Test(arguments: [("0.1032054610951779", 0.1032054610951779), ("1", 1.0), ("0", 0.0), ("4.2e-05", 4.2e-05), ("1E-3", 0.001), (".5", 0.5)])
+    func decimal(_ text: String, _ value: Double) {
+        let bytes = Array(text.utf8)
+        #expect(bytes.withUnsafeBufferPointer { AffinityParser.parseScore($0) } == value)
     }
 }

@@ -60,7 +60,7 @@ import TonightGeo
         #expect {
             try loader.load(directory: dir)
         } throws: { error in
-            let e = error as? TonightError
+            let e = (error as? FailureWithRejects)?.error
             return e?.exitCode == 65 && e?.file?.hasSuffix("users.csv") == true && e?.line == 2
         }
     }

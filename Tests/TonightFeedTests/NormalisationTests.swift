@@ -134,7 +134,7 @@ import TonightCore
         #expect {
             try parseFeed(feed(artists: good + bad))
         } throws: { error in
-            (error as? TonightError)?.message.contains("3 of 43 artists rejected") == true
+            (error as? FailureWithRejects)?.error.message.contains("3 of 43 artists rejected") == true
         }
     }
 
@@ -145,6 +145,19 @@ import TonightCore
         #expect(r.events[0].category == nil)
         #expect(r.warnings["unknown-artist"] == 1)
         #expect(r.warnings["unknown-category"] == 1)
+    }
+
+    /// An event repeating one artist a million times keeps it once (counted); a Primary
+    /// repeat makes the first occurrence the headliner.
+    @Test func repeatedArtistReferencesAreKeptOnce() throws {
+        let refs = String(repeating: "<ArtistID ID=\"1\"/>", count: 200_000) + "<ArtistID ID=\"2\"/><ArtistID ID=\"1\" Type=\"Primary\"/>"
+        let artists = "<Artist ID=\"1\"><ArtistName>A</ArtistName></Artist><Artist ID=\"2\"><ArtistName>B</ArtistName></Artist>"
+        var options = FeedParserOptions()
+        options.limits.maxTextBytes = 64 << 20
+        let r = try parseFeed(feed(artists: artists, events: "<Event ID=\"00000000000000AA\"><ArtistIDs>\(refs)</ArtistIDs><EventDate>2026-01-20</EventDate><PerformanceName>E</PerformanceName><VenueID ID=\"5\"/></Event>"), options: options)
+        #expect(r.events[0].artists == [1, 2])
+        #expect(r.events[0].headliner == 1)
+        #expect(r.warnings["duplicate-artist-ref"] == 200_000)
     }
 
     /// feed.md: an artist's `ArtistCategory` naming no category of the feed is dropped (and

@@ -71,7 +71,7 @@ import TonightCore
         #expect {
             try FeedParser.parse(resource("feed_sample_2012.xml"))
         } throws: { error in
-            guard let e = error as? TonightError else { return false }
+            guard let e = (error as? FailureWithRejects)?.error else { return false }
             return e.exitCode == 65 && e.message.contains("EventsPricePoints")
         }
     }

@@ -91,7 +91,7 @@ import TonightSnapshot
         try runner(inputs: tinyInputs, work: work).run()
         let before = try SnapshotDirectory(root: Self.snapshots(work)).currentID()
         var small = TonightConfig()
-        small.set("catalog.suggestMaxPrefix", .int(1))  // artist_suggest: 34 → 7 records (g h k m p r t)
+        try small.set(ConfigKeys.Catalog.suggestMaxPrefix, 1)  // artist_suggest: 34 → 7 records (g h k m p r t)
         #expect {
             try runner(inputs: tinyInputs, work: work, config: small).run()
         } throws: { error in
@@ -128,7 +128,7 @@ import TonightSnapshot
     @Test func retentionKeepsTheNewestAndRollbackGoesBack() throws {
         let work = temporaryDirectory()
         var config = TonightConfig()
-        config.set("snapshot.retain", .int(3))
+        try config.set(ConfigKeys.Snapshot.retain, 3)
         var ids: [String] = []
         for _ in 0..<5 {
             try runner(inputs: tinyInputs, work: work, config: config).run()

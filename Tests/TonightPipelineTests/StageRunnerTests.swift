@@ -45,25 +45,25 @@ import TonightGeo
         let work = temporaryDirectory()
         try runner(inputs: tinyInputs, work: work).run()
         var config = TonightConfig()
-        config.set("feed.camefrom", .string("nightly"))
+        try config.set(ConfigKeys.Feed.camefrom, "nightly")
         let plan = try runner(inputs: tinyInputs, work: work, config: config).plan()
         #expect(plan[0].action == .run)
         #expect(plan[0].reason.contains("setting feed.camefrom"))
         // A setting only publish reads changes nothing upstream.
         var other = TonightConfig()
-        other.set("snapshot.retain", .int(3))
+        try other.set(ConfigKeys.Snapshot.retain, 3)
         #expect(try runner(inputs: tinyInputs, work: work, config: other).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run, .reuse, .run])
         // A setting only parse-affinity reads recomputes only parse-affinity.
         var aff = TonightConfig()
-        aff.set("affinity.maxRejectShare", .double(0.2))
+        try aff.set(ConfigKeys.Affinity.maxRejectShare, 0.2)
         #expect(try runner(inputs: tinyInputs, work: work, config: aff).plan().map(\.action) == [.reuse, .run, .reuse, .reuse, .reuse, .reuse, .run, .reuse, .run])
         // A catalog setting recomputes the catalog (and publishes).
         var cat = TonightConfig()
-        cat.set("catalog.suggestSize", .int(3))
+        try cat.set(ConfigKeys.Catalog.suggestSize, 3)
         #expect(try runner(inputs: tinyInputs, work: work, config: cat).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .run, .run, .reuse, .run])
         // A Playmate weight recomputes playmate only (and publishes).
         var pm = TonightConfig()
-        pm.set("recommendations.sessions.weights.age", .double(2))
+        try pm.set(ConfigKeys.Recommendations.Sessions.weightAge, 2)
         #expect(try runner(inputs: tinyInputs, work: work, config: pm).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run, .run, .run])
     }
 
@@ -139,7 +139,7 @@ import TonightGeo
         #expect(from.map(\.action) == [.run, .run, .run, .run, .reuse, .run, .run, .reuse, .run])
         // An unselected stage without an up-to-date output stops the plan.
         var cfg = TonightConfig()
-        cfg.set("feed.camefrom", .string("zz"))
+        try cfg.set(ConfigKeys.Feed.camefrom, "zz")
         #expect(throws: TonightError.self) {
             try runner(inputs: tinyInputs, work: work, config: cfg) { $0.only = ["parse-affinity"] }.plan()
         }

@@ -1,0 +1,18 @@
+/// A stage failure found after rejects were counted (a reject share passed): the runner writes
+/// the rejects into the stage's kept folder before it reports the error, so the evidence the
+/// message points at exists.
+package struct FailureWithRejects: Error {
+    package var error: TonightError
+    /// The rejects file's content (NDJSON).
+    package var rejects: [UInt8]
+
+    package init<T>(_ error: TonightError, rejects: [T], _ encode: (T, inout JSONWriter) -> Void) {
+        self.error = error
+        var w = JSONWriter(capacity: 1 << 12)
+        for r in rejects {
+            encode(r, &w)
+            w.newline()
+        }
+        self.rejects = w.bytes
+    }
+}

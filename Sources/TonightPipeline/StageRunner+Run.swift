@@ -1,0 +1,134 @@
+import Foundation
+import Logging
+import TonightCore
+
+extension StageRunner {
+    /// A sortable, unique run id: `YYYYMMDDTHHMMSSZ-<pid hex>`.
+    static func newRunID() -> String {
+        let now = Int64(Date().timeIntervalSince1970)
+        let compact = CivilTime.formatUTC(now).replacingOccurrences(of: "-", with: "")
+            .replacingOccurrences(of: ":", with: "")
+        return compact + "-" + String(getpid(), radix: 16)
+    }
+
+    static var now: String { CivilTime.formatUTC(Int64(Date().timeIntervalSince1970)) }
+
+    /// Runs the plan under the work-directory lock. Returns the run record.
+    ///
+    /// A run ends `completed`, `failed` (a stage failed: its folder is kept as
+    /// `<stage>.failed/` with the error and what it wrote, later stages do not run),
+    /// `interrupted` (SIGTERM or SIGINT: partial output removed, exit 143 or 130), or is found
+    /// `running` by the next run after its process died, which marks it `killed` and removes
+    /// its leftovers.
+    @discardableResult
+    package func run() throws -> RunRecord {
+        let lock = try WorkLock(work: options.work)
+        defer { withExtendedLifetime(lock) {} }
+        // We hold the lock: a run still marked running has lost its process.
+        for id in store.markAbandonedRuns() { logger.warning("run \(id) was left running by a process that ended: marked killed") }
+        let entries = try plan()
+        var runID = Self.newRunID()
+        var suffix = 1
+        while FileIO.exists(store.runDirectory(runID)) {
+            suffix += 1
+            runID = Self.newRunID() + "-\(suffix)"
+        }
+        let runDir = store.runDirectory(runID)
+        try FileIO.createDirectory(runDir)
+        var run = RunRecord(
+            runId: runID, status: "running", startedAt: Self.now,
+            asOf: CivilTime.formatUTC(options.asOf), date: CivilTime.formatDate(days: options.date),
+            inputs: options.inputs.path, codeVersion: TonightVersion.package, pid: getpid(),
+            stages: entries.map { .init(stage: $0.stage, action: $0.action.rawValue, reason: $0.reason) })
+        try run.write(to: runDir.appendingPathComponent("run.json"))
+        logger.info("run \(runID) started", metadata: ["inputs": "\(options.inputs.path)", "work": "\(options.work.path)"])
+        // If a signal's grace period ends before a safe point is reached: the same marking.
+        let initial = run
+        Interruption.setForcedExitCleanup {
+            var r = initial
+            r.status = "interrupted"
+            r.finishedAt = Self.now
+            r.error = "interrupted (the work did not reach a safe point within \(Int(Interruption.grace)) s)"
+            RunStore.removeLeftovers(in: runDir)
+            try? r.write(to: runDir.appendingPathComponent("run.json"))
+        }
+        defer { Interruption.setForcedExitCleanup(nil) }
+
+        var records: [StageRecord] = []
+        var upstreamDirs: [String: URL] = [:]
+        var current = 0
+        do {
+            for (i, entry) in entries.enumerated() {
+                current = i
+                try Interruption.check()
+                let record = try perform(entry, index: i, run: &run, runDir: runDir, upstream: upstreamDirs, records: records)
+                upstreamDirs[entry.stage] = runDir.appendingPathComponent(entry.stage)
+                records.append(record)
+            }
+        } catch let error as TonightError {
+            try finishFailed(&run, error: error, at: current, records: records, runDir: runDir)
+        }
+        run.status = "completed"
+        run.finishedAt = Self.now
+        try run.write(to: runDir.appendingPathComponent("run.json"))
+        try RunReport.write(run: run, records: records, to: runDir, work: options.work)
+        hashes.save()
+        store.prune(keep: config[ConfigKeys.Runs.retain])
+        logger.info("run \(runID) completed", metadata: ["report": "\(runDir.appendingPathComponent("report.md").path)"])
+        return run
+    }
+
+    /// One stage of the plan: reused (outputs verified) or run.
+    private func perform(
+        _ entry: PlanEntry, index i: Int, run: inout RunRecord, runDir: URL, upstream: [String: URL], records: [StageRecord]
+    ) throws -> StageRecord {
+        let stage = try graph.stage(entry.stage)
+        let started = Date()
+        defer { run.stages[i].durationSeconds = Date().timeIntervalSince(started) }
+        switch entry.action {
+        case .reuse:
+            do {
+                let record = try reuse(entry, runID: run.runId, into: runDir)
+                logger.info("\(entry.stage): reused (\(entry.reason))")
+                return record
+            } catch let damage as DamagedOutput {
+                // Nothing unverified is reused: the stage runs again.
+                logger.warning("\(entry.stage): \(damage.description); recomputing")
+                store.markDamaged(damage.directory)
+                run.stages[i].action = PlanEntry.Action.run.rawValue
+                run.stages[i].reason = damage.description + "; recomputed"
+                var again = entry
+                again.reason = run.stages[i].reason
+                return try execute(stage, entry: again, runID: run.runId, runDir: runDir, upstream: upstream, records: records)
+            }
+        case .run:
+            logger.info("\(entry.stage): running (\(entry.reason))")
+            let record = try execute(stage, entry: entry, runID: run.runId, runDir: runDir, upstream: upstream, records: records)
+            logger.info(
+                "\(entry.stage): done in \(String(format: "%.2f", record.durationSeconds)) s",
+                metadata: ["rows": "\(record.rows.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))",
+                           "rejects": "\(record.rejects.values.reduce(0, +))",
+                           "warnings": "\(record.warnings.values.reduce(0, +))"])
+            return record
+        }
+    }
+
+    /// Records a run that stopped at stage `at`: failed (its folder kept) or interrupted
+    /// (partial output removed); later stages did not run. Rethrows the error.
+    private func finishFailed(_ run: inout RunRecord, error: TonightError, at: Int, records: [StageRecord], runDir: URL) throws -> Never {
+        let interrupted = error.kind == .interrupted
+        run.status = interrupted ? "interrupted" : "failed"
+        run.error = error.description
+        run.exitCode = error.exitCode
+        run.failedStage = run.stages.indices.contains(at) ? run.stages[at].stage : nil
+        run.finishedAt = Self.now
+        for j in run.stages.indices where j >= at {
+            run.stages[j].action = j > at ? "not run" : (interrupted ? "interrupted" : "failed")
+        }
+        if interrupted { RunStore.removeLeftovers(in: runDir) }
+        try? run.write(to: runDir.appendingPathComponent("run.json"))
+        try? RunReport.write(run: run, records: records, to: runDir, work: options.work)
+        hashes.save()
+        throw error
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import TonightCore
+@testable import TonightPipeline
+import TonightGenerator
+import TonightSnapshot
+
+/// A write that fails (a full disk, a file size limit) is an I/O error, exit 74, naming the
+/// file; nothing is published and the current snapshot stays.
+@Suite(.serialized) struct DiskFullTests {
+    static let small: URL = {
+        let dir = temporaryDirectory("tonight-small-diskfull")
+        _ = try! DatasetGenerator(scale: .small, seed: 5).generate(into: dir)
+        return dir
+    }()
+
+    static func sh(_ script: String) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", script]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: e, as: UTF8.self))
+    }
+
+    /// Whether this process may mount a small tmpfs (root in a container usually may).
+    static let canMount: Bool = {
+        let dir = temporaryDirectory("tonight-mount-probe")
+        guard let (status, _) = try? sh("mount -t tmpfs -o size=1m tmpfs '\(dir.path)' && umount '\(dir.path)'") else { return false }
+        return status == 0
+    }()
+
+    @Test func fileSizeLimitIsAnIOError() throws {
+        let work = temporaryDirectory()
+        let exe = try tonightExecutable().path
+        let (status, stderr) = try Self.sh(
+            "trap '' XFSZ; ulimit -f 256; exec '\(exe)' run --inputs '\(Self.small.path)' --work '\(work.path)' --out '\(work.path)/out'")
+        #expect(status == 74, "\(stderr)")
+        #expect(stderr.contains("File too large"))
+        #expect(!FileManager.default.fileExists(atPath: work.path + "/out/snapshots/CURRENT"))
+    }
+
+    /// A real full disk while `tickets` writes its datasets: exit 74, and the snapshot that was
+    /// current before stays current.
+    @Test(.enabled(if: canMount)) func fullDiskWhileADatasetIsWritten() throws {
+        let out = temporaryDirectory()
+        let first = try runTonight(["run", "--inputs", Self.small.path, "--work", out.path + "/work", "--out", out.path + "/out"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = try SnapshotDirectory(root: out.appendingPathComponent("out/snapshots")).currentID()
+        let mount = temporaryDirectory("tonight-tmpfs")
+        #expect(try Self.sh("mount -t tmpfs -o size=3m tmpfs '\(mount.path)'").0 == 0)
+        defer { _ = try? Self.sh("umount '\(mount.path)'") }
+        let r = try runTonight(["run", "--inputs", Self.small.path, "--work", mount.path + "/work", "--out", out.path + "/out",
+                                "--as-of", "2026-01-16T06:00:00Z"])
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr.contains("No space left on device"))
+        #expect(try SnapshotDirectory(root: out.appendingPathComponent("out/snapshots")).currentID() == before)
+    }
+}
