@@ -96,3 +96,19 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (scripts/fuzz.sh TARGET SECONDS): built only with TONIGHT_FUZZ=1, with
+// AddressSanitizer and coverage; each `main` runs libFuzzer's driver (Fuzz/support).
+if Context.environment["TONIGHT_FUZZ"] != nil {
+    package.targets.append(.target(name: "TonightFuzzSupport", path: "Fuzz/support"))
+    let fuzzers: [(String, [Target.Dependency])] = [
+        ("feed", ["TonightFeed", "TonightCore"]), ("affinity", ["TonightAffinity", "TonightCore"]),
+        ("csv", ["TonightExports", "TonightGeo", "TonightCore"]), ("config", ["TonightPipeline"]),
+        ("snapshot", ["TonightSnapshot", "TonightCore"]),
+    ]
+    for (name, dependencies) in fuzzers {
+        package.targets.append(.executableTarget(
+            name: "fuzz-\(name)", dependencies: dependencies + ["TonightFuzzSupport"], path: "Fuzz/\(name)"))
+        package.products.append(.executable(name: "fuzz-\(name)", targets: ["fuzz-\(name)"]))
+    }
+}

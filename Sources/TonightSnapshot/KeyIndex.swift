@@ -2,7 +2,7 @@ import Foundation
 
 /// The key index of a dataset held in memory: the first and last key of every frame, as raw
 /// UTF-8 in one contiguous buffer, searched by binary search with byte comparison.
-struct KeyIndex: Sendable {
+package struct KeyIndex: Sendable {
     /// Byte ranges into `keys`: first key of frame i at `bounds[2i]..<bounds[2i+1]`, last key
     /// at `bounds[2i+1]..<bounds[2i+2]`.
     private var keys: [UInt8] = []
@@ -13,7 +13,7 @@ struct KeyIndex: Sendable {
 
     /// Parses the index file's NDJSON (`{"frame":N,"first":"…","last":"…","records":N}` per
     /// line, frames in order). Anything else is corruption.
-    init(ndjson: [UInt8], path: String) throws {
+    package init(ndjson: [UInt8], path: String) throws {
         try ndjson.withUnsafeBufferPointer { buf in
             var i = 0
             var frame = 0
@@ -95,7 +95,7 @@ struct KeyIndex: Sendable {
 
     /// The frame that would hold `key`, if any: the last frame whose first key is ≤ key,
     /// provided key ≤ its last key.
-    func frame(for key: String) -> Int? {
+    package func frame(for key: String) -> Int? {
         var key = key
         return key.withUTF8 { k -> Int? in
             var lo = 0, hi = count  // find the first frame with first > key

@@ -3,7 +3,7 @@ import Foundation
 /// Finds the values at the paths of a dataset's reference rules in one record line, walking
 /// the JSON once and skipping every subtree no rule enters (no `JSONSerialization`, no
 /// allocation on the usual path). A malformed line is reported, never trusted.
-struct RecordScanner {
+package struct RecordScanner {
     private enum Step: Equatable {
         case field([UInt8])
         case each
@@ -17,7 +17,7 @@ struct RecordScanner {
     private let rules: [Rule]
 
     /// The rules must number at most 32.
-    init(_ rules: [ReferenceRule]) {
+    package init(_ rules: [ReferenceRule]) {
         precondition(rules.count <= 32)
         self.rules = rules.map { r in
             Rule(steps: r.path.map { step in
@@ -35,7 +35,7 @@ struct RecordScanner {
 
     /// Calls `found(rule, value)` for every value the rules reach (strings unescaped, numbers
     /// as their text). Throws `Malformed` when the line is not one JSON value.
-    func scan(_ line: UnsafeBufferPointer<UInt8>, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
+    package func scan(_ line: UnsafeBufferPointer<UInt8>, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
         var w = Walker(b: line, rules: rules)
         let all: UInt32 = rules.isEmpty ? 0 : UInt32.max >> (32 - rules.count)
         try w.value(depth: 0, active: all, found: found)

@@ -38,3 +38,35 @@ import TonightSnapshot
         #expect(third.first { $0.stage == stage }?.reuseRun == second.runId)
     }
 }
+
+/// Input hashes are cached, but an in-place edit that keeps size, inode and mtime (as
+/// `rsync --inplace -t` leaves a file) is still seen: the cache also compares ctime.
+@Suite struct InPlaceEditTests {
+    @Test func anEditKeepingSizeInodeAndMtimeIsSeen() throws {
+        let inputs = copyOfTinyInputs()
+        let feed = inputs.appendingPathComponent("feed.xml")
+        var st = stat()
+        #expect(stat(feed.path, &st) == 0)
+        // Old enough that its cache entry is trusted (not within the racy window).
+        sleep(4)
+        let work = temporaryDirectory()
+        try runner(inputs: inputs, work: work).run()
+        #expect(try runner(inputs: inputs, work: work).plan().first { $0.stage == "parse-feed" }?.action == .reuse)
+        // The same number of bytes, written in place, then the old mtime put back.
+        var bytes = Array(try Data(contentsOf: feed))
+        let at = try #require(String(decoding: bytes, as: UTF8.self).range(of: "<VenueName>").map {
+            String(decoding: bytes, as: UTF8.self).utf8.distance(from: String(decoding: bytes, as: UTF8.self).utf8.startIndex, to: $0.upperBound) })
+        bytes[at] = bytes[at] == UInt8(ascii: "Q") ? UInt8(ascii: "R") : UInt8(ascii: "Q")
+        let h = try FileHandle(forWritingTo: feed)
+        try h.write(contentsOf: bytes)
+        try h.close()
+        var times = [st.st_atim, st.st_mtim]
+        #expect(utimensat(AT_FDCWD, feed.path, &times, 0) == 0)
+        var after = stat()
+        #expect(stat(feed.path, &after) == 0 && after.st_ino == st.st_ino && after.st_size == st.st_size
+                && after.st_mtim.tv_sec == st.st_mtim.tv_sec && after.st_mtim.tv_nsec == st.st_mtim.tv_nsec)
+        let plan = try runner(inputs: inputs, work: work).plan()
+        #expect(plan.first { $0.stage == "parse-feed" }?.action == .run)
+        #expect(plan.first { $0.stage == "parse-feed" }?.reason.contains("input feed changed") == true)
+    }
+}
