@@ -39,6 +39,7 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSystem"),
         .target(name: "TonightSnapshot", dependencies: ["CZstd"]),
         .target(
             name: "TonightCore",
@@ -61,7 +62,7 @@ let package = Package(
             name: "TonightPipeline",
             dependencies: [
                 "TonightCore", "TonightFeed", "TonightAffinity", "TonightGeo", "TonightExports", "TonightGenerator",
-                "TonightRanking", "TonightSnapshot",
+                "TonightRanking", "TonightSnapshot", "CSystem",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -71,3 +71,24 @@ package struct TicketsUser: Sendable, Equatable, BinaryRecord {
         w.endObject()
     }
 }
+
+extension TicketsUser {
+    /// Only the id and followed events of a `users` row (what alerts need).
+    package static func readIDAndFollows(_ r: inout BinaryReader) throws -> (id: String, follows: [UInt64]) {
+        let id = try r.readString()
+        try r.skipOptionalString()
+        _ = try r.readOptionalDouble()
+        _ = try r.readOptionalDouble()
+        try r.skipString()
+        _ = try r.readOptionalDouble()
+        _ = try r.readOptionalDouble()
+        _ = try r.readInt64Array()
+        let n = Int(try r.readUInt64())
+        var follows: [UInt64] = []
+        follows.reserveCapacity(min(n, 1024))
+        for _ in 0..<n { follows.append(try r.readFixed()) }
+        let d = Int(try r.readUInt64())
+        for _ in 0..<d { _ = try r.readFixed() }
+        return (id, follows)
+    }
+}

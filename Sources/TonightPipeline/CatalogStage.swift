@@ -17,7 +17,6 @@ package struct CatalogStage: Stage {
         ConfigKeys.Recommendations.horizonDays, ConfigKeys.Recommendations.excludedStatuses, ConfigKeys.Catalog.suggestSize,
         ConfigKeys.Catalog.suggestMaxPrefix, ConfigKeys.Catalog.categoryArtistsSize, ConfigKeys.Catalog.geohashPrecision,
     ] + DatasetFiles.configKeys
-    package let implementationVersion = 1
     package let readsAsOf = true
     package static let datasetNames = [
         "events", "venues", "artists", "categories", "artist_suggest", "category_artists", "nearby",
@@ -53,11 +52,20 @@ package struct CatalogStage: Stage {
             builder.eventRecords, builder.venueRecords, builder.artistRecords, builder.categoryRecords,
             builder.artistSuggestRecords, builder.categoryArtistRecords, builder.nearbyRecords,
         ]
-        let built = try Parallel.map(makers.count) { makers[$0]() }
+        // Progress: each dataset counts once built and once written.
+        context.progress.measure(.datasets, total: Int64(2 * makers.count))
+        let done = Locked<Int64>(0)
+        let progress = context.progress
+        let built = try Parallel.map(makers.count) { k -> CatalogBuilder.Records in
+            let records = makers[k]()
+            progress.update(done: done.withLock { $0 += 1; return $0 })
+            return records
+        }
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
         var outcome = StageOutcome()
-        for (name, records) in zip(Self.datasetNames, built) {
+        for (k, (name, records)) in zip(Self.datasetNames, built).enumerated() {
             try Interruption.check()
+            context.progress.update(done: Int64(makers.count + k))
             try files.write(name) { w in
                 for r in records { try w.append(key: r.key, json: r.json) }
             }

@@ -132,6 +132,24 @@ extension Array: ConfigValueType where Element == Int {
     }
 }
 
+extension Dictionary: ConfigValueType where Key == String, Value == Double {
+    package static var kindName: String { "a mapping of names to numbers" }
+    package static func read(_ node: Node) -> [String: Double]? {
+        guard let mapping = node.mapping, mapping.count <= 1_000 else { return nil }
+        var out: [String: Double] = [:]
+        for (k, v) in mapping {
+            guard let name = k.scalar?.string, out[name] == nil, let d = Double.read(v) else { return nil }
+            out[name] = d
+        }
+        return out
+    }
+    package var configValue: ConfigValue { .doubleMap(self) }
+    package init?(_ value: ConfigValue) {
+        guard case .doubleMap(let m) = value else { return nil }
+        self = m
+    }
+}
+
 // MARK: rules
 
 /// The rules keys use.
@@ -147,6 +165,11 @@ package enum ConfigRule {
 
     /// A share: 0…1.
     package static let share: @Sendable (Double) -> String? = range(0.0...1.0)
+
+    /// Shares by name: 0…1 each.
+    package static let shares: @Sendable ([String: Double]) -> String? = { m in
+        m.allSatisfy { (0.0...1.0).contains($0.value) && !$0.key.isEmpty } ? nil : "must map names to shares in 0…1"
+    }
 
     /// `HH:MM`.
     package static let clock: @Sendable (String) -> String? = { s in

@@ -105,7 +105,12 @@ package enum ConfigKeys {
     }
 
     package enum Publish {
-        package static let maxShrink = ConfigKey("publish.maxShrink", 0.5, "largest shrink of a dataset against the current snapshot", check: ConfigRule.share)
+        package static let maxShrink = ConfigKey("publish.maxShrink", 0.5, "largest shrink of a dataset's records against the current snapshot",
+                                                 check: ConfigRule.share)
+        package static let maxShrinkByDataset = ConfigKey(
+            "publish.maxShrinkByDataset", ["tonight": 1.0, "alerts": 1.0],
+            "per-dataset overrides of maxShrink (1: unguarded); tonight's picks and alerts follow the day of the week",
+            check: ConfigRule.shares)
     }
 
     package enum Sharding {
@@ -128,7 +133,7 @@ package enum ConfigKeys {
         Recommendations.Sessions.weightFriends, Recommendations.Sessions.weightGender, Recommendations.Sessions.weightAge,
         Catalog.suggestSize, Catalog.suggestMaxPrefix, Catalog.categoryArtistsSize, Catalog.geohashPrecision,
         Snapshot.frameBytes, Snapshot.compressionLevel, Snapshot.retain,
-        Publish.maxShrink, Sharding.count,
+        Publish.maxShrink, Publish.maxShrinkByDataset, Sharding.count,
     ]
 
     package static let byName: [String: any AnyConfigKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

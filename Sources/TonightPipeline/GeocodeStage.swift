@@ -11,8 +11,8 @@ package struct GeocodeStage: Stage {
     package let summary = "place venues from the bundled geocoding table; local start times of events"
     package let inputs: [StageInput] = [.stage("parse-feed"), .timeZoneDatabase]
     package let configKeys: [any AnyConfigKey] = []
+    package let bundledData: [BuildIdentity.Resource] = [.geotable]
     /// Includes the geocoding table: a rebuilt table changes the code version.
-    package let implementationVersion = 1
     package let tables = ["venues", "events"]
 
     package func run(_ context: StageContext) throws -> StageOutcome {
@@ -37,6 +37,7 @@ package struct GeocodeStage: Stage {
         guard let zones = context.timeZones else { throw TonightError(.internal, "geocode runs without the time zone database") }
         var located: [LocatedEvent] = []
         located.reserveCapacity(events.count)
+        context.progress.measure(.events, total: Int64(events.count))
         for e in events {
             let tz = byID[e.venue]?.timeZone
             let local = try tz.map { try zones.rules($0).local(e.startsAt) }

@@ -12,7 +12,6 @@ package struct LoadPlaymateStage: Stage {
     package let configKeys: [any AnyConfigKey] = [
         ConfigKeys.Exports.maxRejectShare, ConfigKeys.Exports.maxFieldBytes, ConfigKeys.Exports.maxFieldLines,
     ]
-    package let implementationVersion = 1
     /// Birthdays after the run date are rejected.
     package let readsAsOf = true
     package let tables = ["players", "sessions", "rejects"]
@@ -21,7 +20,9 @@ package struct LoadPlaymateStage: Stage {
         var loader = PlaymateLoader(runDate: context.runDate)
         loader.maxRejectShare = context.config[ConfigKeys.Exports.maxRejectShare]
         loader.csvLimits = LoadTicketsStage.csvLimits(context.config)
+        context.progress.measure(.bytes, total: context.directories["playmate"]?.reduce(Int64(0)) { $0 + max(0, FileIO.size($1)) } ?? 0)
         let export = try loader.load(directory: context.inputsDirectory.appendingPathComponent("playmate"))
+        context.progress.update(done: Int64(export.bytes))
         let out = context.outputDirectory
         try BinaryTable.write(export.players, table: "players", to: out.appendingPathComponent("players.bin"))
         try BinaryTable.write(export.sessions, table: "sessions", to: out.appendingPathComponent("sessions.bin"))

@@ -20,8 +20,9 @@ package struct LoadTicketsStage: Stage {
     static func csvLimits(_ config: TonightConfig) -> CSVLimits {
         CSVLimits(maxFieldBytes: config[ConfigKeys.Exports.maxFieldBytes], maxFieldLines: config[ConfigKeys.Exports.maxFieldLines])
     }
-    package let implementationVersion = 1
     package let tables = ["users", "rejects"]
+    /// Home ZIPs are placed with the bundled table's ZIP points.
+    package let bundledData: [BuildIdentity.Resource] = [.geotable]
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         func seconds(since t: UInt64) -> String { String(format: "%.2f", Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9) }
@@ -36,9 +37,12 @@ package struct LoadTicketsStage: Stage {
         }
         loader.maxRejectShare = context.config[ConfigKeys.Exports.maxRejectShare]
         loader.csvLimits = Self.csvLimits(context.config)
+        let input = (try? FileManager.default.contentsOfDirectory(atPath: context.inputsDirectory.appendingPathComponent("tickets").path)) ?? []
+        context.progress.measure(.bytes, total: input.reduce(Int64(0)) { $0 + max(0, FileIO.size(context.inputsDirectory.appendingPathComponent("tickets/" + $1))) })
         let loadStart = DispatchTime.now().uptimeNanoseconds
         let export = try loader.load(directory: context.inputsDirectory.appendingPathComponent("tickets"))
         let loaded = seconds(since: loadStart)
+        context.progress.update(done: Int64(export.bytes))
         let writeStart = DispatchTime.now().uptimeNanoseconds
         let out = context.outputDirectory
         try export.users.write(to: out.appendingPathComponent("users.bin"))

@@ -14,7 +14,6 @@ package struct ParseAffinityStage: Stage {
         .file(role: "affinity", candidates: ["affinity.txt"], optional: false), .stage("parse-feed"),
     ]
     package let configKeys: [any AnyConfigKey] = [ConfigKeys.Affinity.maxRejectShare]
-    package let implementationVersion = 1
     package let tables = ["edges", "rejects"]
 
     package func run(_ context: StageContext) throws -> StageOutcome {
@@ -27,7 +26,10 @@ package struct ParseAffinityStage: Stage {
         var parser = AffinityParser(artists: artists)
         let t2 = Date()
         parser.maxRejectShare = context.config[ConfigKeys.Affinity.maxRejectShare]
+        let size = FileIO.size(context.files["affinity"]!)
+        context.progress.measure(.bytes, total: size)
         let result = try parser.parse(context.files["affinity"]!)
+        context.progress.update(done: size)
         let t3 = Date()
         context.logger.debug("parse-affinity phases", metadata: ["read": "\(t1.timeIntervalSince(t0))", "index": "\(t2.timeIntervalSince(t1))", "parse": "\(t3.timeIntervalSince(t2))"])
         let out = context.outputDirectory

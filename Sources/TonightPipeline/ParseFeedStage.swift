@@ -17,7 +17,6 @@ package struct ParseFeedStage: Stage {
         ConfigKeys.Feed.Limits.maxNameBytes, ConfigKeys.Feed.Limits.maxAttributes, ConfigKeys.Feed.Limits.maxUnknownNames,
         ConfigKeys.Feed.Limits.maxInputBytes, ConfigKeys.Feed.Limits.maxCompressionRatio, ConfigKeys.Feed.Limits.zstdWindowLogMax,
     ]
-    package let implementationVersion = 1
     package let tables = ["artists", "categories", "venues", "events", "rejects"]
 
     package static func options(_ config: TonightConfig) -> FeedParserOptions {
@@ -38,10 +37,9 @@ package struct ParseFeedStage: Stage {
     package func run(_ context: StageContext) throws -> StageOutcome {
         let url = context.files["feed"]!
         let size = FileIO.size(url)
-        context.progress.begin(stage: name, totalBytes: size)
-        defer { context.progress.end() }
+        context.progress.measure(.bytes, total: size)
         let result = try Self.parseAndWrite(url, options: Self.options(context.config), to: context.outputDirectory) {
-            context.progress.update(bytes: $0)
+            context.progress.update(done: $0)
         }
         defer { Self.releaseInBackground(result) }
         var outcome = StageOutcome()

@@ -13,7 +13,6 @@ package struct PlaymateStage: Stage {
     package let summary = "per-player suggested sessions and statistics (Playmate)"
     package let inputs: [StageInput] = [.stage("load-playmate")]
     package let configKeys = RankingConfig.playmateKeys + DatasetFiles.configKeys
-    package let implementationVersion = 2
     package let readsAsOf = true
     package static let datasetNames = ["sessions", "player_stats", "playmate_sessions"]
     package var tables: [String] { Self.datasetNames }
@@ -33,8 +32,10 @@ package struct PlaymateStage: Stage {
         var lengths: [Int] = []
         let block = 16_384
         var start = 0
+        context.progress.measure(.players, total: Int64(order.count))
         while start < order.count {
             try Interruption.check()
+            context.progress.update(done: Int64(start))
             let slice = Array(order[start..<min(order.count, start + block)])
             let parts = try Parallel.map(workers) { w -> ([(String, [UInt8], Int)], [(String, [UInt8])]) in
                 var json = JSONWriter(capacity: 1 << 12)

@@ -11,14 +11,15 @@ package struct PublishStage: Stage {
     }
 
     /// The stages whose datasets are published.
-    package static let sourceStages = ["catalog", "tickets", "playmate"]
+    package static let sourceStages = ["catalog", "tickets", "alerts", "playmate"]
 
     package let name = "publish"
     package let summary = "publish the datasets as a snapshot: validate, write atomically, switch CURRENT, retention"
     package let sources: [String]
     package let inputs: [StageInput]
-    package let configKeys: [any AnyConfigKey] = [ConfigKeys.Snapshot.retain, ConfigKeys.Publish.maxShrink]
-    package let implementationVersion = 1
+    package let configKeys: [any AnyConfigKey] = [
+        ConfigKeys.Snapshot.retain, ConfigKeys.Publish.maxShrink, ConfigKeys.Publish.maxShrinkByDataset,
+    ]
     package let readsAsOf = true
     package let alwaysRuns = true
     package let tables = ["manifest"]
@@ -46,10 +47,13 @@ package struct PublishStage: Stage {
         var publisher = SnapshotPublisher(root: context.outDirectory.appendingPathComponent("snapshots"))
         publisher.retain = config[ConfigKeys.Snapshot.retain]
         publisher.maxShrink = config[ConfigKeys.Publish.maxShrink]
+        publisher.maxShrinkByDataset = config[ConfigKeys.Publish.maxShrinkByDataset]
         publisher.allowShrink = context.allowShrink
         publisher.maxRejectShare = Self.rejectLimits.mapValues { config[$0] }
         publisher.logger = context.logger
-        let manifest = try publisher.publish(sources, template: template(context), now: Int64(Date().timeIntervalSince1970))
+        publisher.progress = context.progress
+        let result = try publisher.publish(sources, template: template(context), now: context.now)
+        let manifest = result.manifest
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try FileIO.write(Array(try e.encode(manifest)) + [0x0A], to: context.outputDirectory.appendingPathComponent("manifest.json"))
@@ -57,6 +61,12 @@ package struct PublishStage: Stage {
         outcome.rows["datasets"] = manifest.datasets.count
         outcome.rows["records"] = manifest.datasets.values.reduce(0) { $0 + $1.records }
         outcome.details["snapshot"] = manifest.id
+        if case .unchanged = result {
+            outcome.details["published"] = "no: datasets unchanged, CURRENT stays \(manifest.id)"
+            outcome.rows["published"] = 0
+        } else {
+            outcome.rows["published"] = 1
+        }
         outcome.details["previous"] = manifest.previous ?? "-"
         return outcome
     }
@@ -80,7 +90,7 @@ package struct PublishStage: Stage {
         let cfg = context.config.canonical(ConfigKeys.all)
         return SnapshotManifest(
             id: "", asOf: CivilTime.formatUTC(context.asOf), date: CivilTime.formatDate(days: context.runDate),
-            createdAt: "", codeVersion: TonightVersion.package,
+            createdAt: "", codeVersion: context.runCodeVersion,
             configHash: ContentHash.hex(cfg.keys.sorted().map { "\($0)=\(cfg[$0]!)" }.joined(separator: "\n")),
             contentHash: "", inputs: inputs.values.sorted { $0.path < $1.path }, datasets: [:], stages: stages,
             previous: nil, runId: context.runID,

@@ -18,6 +18,13 @@ enum RunReport {
 
     static func markdown(run: RunRecord, records: [StageRecord]) -> String {
         var s = "# Tonight run \(run.runId)\n\n"
+        if run.status != "completed" {
+            // What an on-call engineer needs first: which stage, why, what was kept.
+            s += "## Run \(run.status)" + (run.failedStage.map { " at stage `\($0)`" } ?? "") + "\n\n"
+            if let e = run.error { s += "```\n\(e)\n```\n\n" }
+            let skipped = run.stages.filter { $0.action == "not run" }.map(\.stage)
+            if !skipped.isEmpty { s += "Not run: \(skipped.joined(separator: ", ")).\n\n" }
+        }
         s += "- status: **\(run.status)**\n- as of: \(run.asOf) (date \(run.date))\n- inputs: `\(run.inputs)`\n"
         s += "- started: \(run.startedAt), finished: \(run.finishedAt ?? "-")\n- code: \(run.codeVersion)\n"
         if let e = run.error { s += "- error: `\(e)`\n" }
@@ -80,6 +87,8 @@ enum RunReport {
         }
         s += "# HELP tonight_stage_rejects Rejected records per stage.\n# TYPE tonight_stage_rejects gauge\n"
         for r in records { s += "tonight_stage_rejects{stage=\"\(r.stage)\"} \(r.rejects.values.reduce(0, +))\n" }
+        s += "# HELP tonight_stage_failed 1 for the stage a failed or interrupted run stopped at.\n# TYPE tonight_stage_failed gauge\n"
+        for e in run.stages { s += "tonight_stage_failed{stage=\"\(e.stage)\"} \(run.failedStage == e.stage ? 1 : 0)\n" }
         s += "# HELP tonight_run_success 1 if the last run completed.\n# TYPE tonight_run_success gauge\n"
         s += "tonight_run_success \(run.status == "completed" ? 1 : 0)\n"
         s += "# HELP tonight_last_success_timestamp_seconds Unix time of the last completed run.\n"

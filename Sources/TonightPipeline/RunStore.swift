@@ -1,5 +1,6 @@
 import Foundation
 import TonightCore
+import TonightSnapshot
 
 /// The run store under `WORK/runs/<run-id>/<stage>/`.
 package struct RunStore: Sendable {
@@ -94,10 +95,33 @@ package struct RunStore: Sendable {
             hint: "run `tonight run` first, or list runs with `tonight runs`")
     }
 
-    /// Removes the oldest run directories beyond `keep` (never the newest).
-    func prune(keep: Int) {
-        for run in runIDs().dropFirst(max(1, keep)) {
-            try? FileIO.removeItem(runDirectory(run))
+    /// Removes run directories beyond the newest `keep` (at least one), never one that a kept
+    /// run reused an output from, nor the run that produced the current snapshot (`snapshots`:
+    /// the snapshot root, whose CURRENT manifest names its run). Returns the removed ids,
+    /// newest first. The caller holds the work lock.
+    @discardableResult
+    package func gc(keep: Int, snapshots: URL?) -> [String] {
+        let ids = runIDs()
+        let kept = Array(ids.prefix(max(1, keep)))
+        var needed = Set(kept)
+        for id in kept {
+            for stage in FileIO.list(runDirectory(id)) {
+                if let from = record(run: id, stage: stage)?.reusedFrom { needed.insert(from) }
+            }
         }
+        if let snapshots, let current = try? SnapshotDirectory(root: snapshots).currentIDIfAny(),
+           let runID = try? SnapshotDirectory(root: snapshots).manifest(current).runId {
+            needed.insert(runID)
+        }
+        var removed: [String] = []
+        for id in ids where !needed.contains(id) {
+            // Renamed first, so that a crash never leaves a half-removed run that looks whole.
+            let doomed = runsDirectory.appendingPathComponent(".gc-\(id)")
+            guard (try? FileIO.rename(runDirectory(id), to: doomed)) != nil else { continue }
+            try? FileIO.removeItem(doomed)
+            removed.append(id)
+        }
+        return removed
     }
+
 }

@@ -34,18 +34,26 @@ extension SnapshotPublisher {
             throw TonightError(.invalidInput, "publish refused: \(p)", stage: "publish", hint: "fix the inputs")
         }
         guard let current, !allowShrink else { return }
+        // Like with like: each dataset against the same dataset of CURRENT, at the same record
+        // layout, with its own limit (tonight and alerts follow the calendar: unguarded).
         var shrunk: [String] = []
         for (name, old) in current.datasets.sorted(by: { $0.key < $1.key }) where old.records > 0 {
-            let new = manifest.datasets[name]?.records ?? 0
-            if Double(new) < Double(old.records) * (1 - maxShrink) {
-                shrunk.append("\(name) \(old.records) → \(new) records")
+            let limit = maxShrinkByDataset[name] ?? maxShrink
+            guard limit < 1 else { continue }
+            guard let new = manifest.datasets[name] else {
+                shrunk.append("\(name) \(old.records) → missing")
+                continue
+            }
+            guard new.schemaVersion == old.schemaVersion else { continue }
+            if Double(new.records) < Double(old.records) * (1 - limit) {
+                shrunk.append("\(name) \(old.records) → \(new.records) records (limit \(Int(limit * 100)) %)")
             }
         }
         if !shrunk.isEmpty {
             throw TonightError(
                 .invalidInput,
-                "publish refused: against snapshot \(current.id), \(shrunk.joined(separator: ", ")) (more than \(Int(maxShrink * 100)) % fewer)",
-                stage: "publish", hint: "check the inputs; if the drop is expected, re-run with --allow-shrink")
+                "publish refused: against snapshot \(current.id), \(shrunk.joined(separator: ", "))",
+                stage: "publish", hint: "check the inputs; if the drop is expected, re-run with --allow-shrink (or set publish.maxShrinkByDataset)")
         }
     }
 }

@@ -19,10 +19,14 @@ package struct SnapshotPublisher {
     package let root: URL
     package var retain = 7
     package var maxShrink = 0.5
+    /// Per-dataset overrides of `maxShrink` (1: unguarded).
+    package var maxShrinkByDataset: [String: Double] = [:]
     package var allowShrink = false
     /// Largest reject share per stage (publish re-checks what the stages reported).
     package var maxRejectShare: [String: Double] = [:]
     package var logger = Logger(label: "tonight.publish")
+    /// Shows the files copied so far.
+    package var progress: ProgressReporter?
 
     package init(root: URL) {
         self.root = root
@@ -41,15 +45,46 @@ package struct SnapshotPublisher {
         return compact + "-" + contentHash.prefix(8)
     }
 
+    /// What a publish did.
+    package enum Outcome: Sendable {
+        /// A new snapshot is current.
+        case published(SnapshotManifest)
+        /// The datasets equal CURRENT's (and CURRENT's files are intact): nothing was written.
+        case unchanged(SnapshotManifest)
+
+        package var manifest: SnapshotManifest {
+            switch self {
+            case .published(let m), .unchanged(let m): m
+            }
+        }
+    }
+
+    /// The content hash of a set of datasets: equal for equal dataset and index files.
+    static func contentHash(_ sources: [Source]) -> String {
+        ContentHash.hex(sources.sorted { $0.entry.name < $1.entry.name }
+            .map { "\($0.entry.name) \($0.sha256) \($0.indexSha256)" }.joined(separator: "\n"))
+    }
+
     /// Publishes `sources` with the manifest fields of `template` (id, content hash, datasets,
-    /// previous and creation time are filled in here). Returns the published manifest.
-    package func publish(_ sources: [Source], template: SnapshotManifest, now: Int64) throws -> SnapshotManifest {
+    /// previous and creation time are filled in here). Publish is idempotent: datasets equal to
+    /// CURRENT's publish nothing (no retention slot is spent on a copy), unless CURRENT's own
+    /// files no longer match their hashes, when a fresh copy is published.
+    package func publish(_ sources: [Source], template: SnapshotManifest, now: Int64) throws -> Outcome {
         let held = try lock()
         defer { withExtendedLifetime(held) {} }
         CrashPoint.hit("publish-start")
         removeUnfinished()
         let current = try directory.checkedCurrentID()
         let currentManifest = try current.map { try directory.checkedManifest($0) }
+        if let currentManifest, let current, currentManifest.contentHash == Self.contentHash(sources),
+           Set(currentManifest.datasets.keys) == Set(sources.map(\.entry.name)) {
+            if let damage = damagedFile(of: currentManifest, id: current) {
+                logger.warning("CURRENT \(current) holds the same datasets but \(damage): publishing a fresh copy")
+            } else {
+                logger.info("datasets unchanged, CURRENT stays \(current)")
+                return .unchanged(currentManifest)
+            }
+        }
 
         let tmp = root.appendingPathComponent(".tmp-\(template.runId)-\(getpid())")
         try FileIO.removeItem(tmp)
@@ -60,8 +95,12 @@ package struct SnapshotPublisher {
         // spreads to every rollback target. Files are copied on all cores.
         let ordered = sources.sorted(by: { $0.entry.name < $1.entry.name })
         let copies = ordered.flatMap { s in [s.entry.file, s.entry.index].map { (s.directory.appendingPathComponent($0), tmp.appendingPathComponent($0)) } }
+        progress?.measure(.files, total: Int64(copies.count))
+        let copied = Locked<Int64>(0)
+        let progress = self.progress
         try Parallel.map(copies.count) { k in
             try FileIO.copyFile(copies[k].0, to: copies[k].1)
+            progress?.update(done: copied.withLock { $0 += 1; return $0 })
             CrashPoint.hit("dataset-copied")
         }
         for s in ordered {
@@ -72,9 +111,8 @@ package struct SnapshotPublisher {
                 indexSha256: s.indexSha256, schemaVersion: s.entry.schemaVersion)
         }
         CrashPoint.hit("datasets-copied")
-        let content = datasets.keys.sorted().map { "\($0) \(datasets[$0]!.sha256) \(datasets[$0]!.indexSha256)" }
         var manifest = template
-        manifest.contentHash = ContentHash.hex(content.joined(separator: "\n"))
+        manifest.contentHash = Self.contentHash(sources)
         manifest.datasets = datasets
         manifest.previous = current
         manifest.createdAt = CivilTime.formatUTC(now)
@@ -106,7 +144,20 @@ package struct SnapshotPublisher {
         logger.info("published snapshot \(manifest.id)", metadata: ["previous": "\(current ?? "-")"])
         try applyRetention()
         CrashPoint.hit("after-retention")
-        return manifest
+        return .published(manifest)
+    }
+
+    /// The first file of snapshot `id` whose size or SHA-256 differs from its manifest (hashed
+    /// on all cores), described; nil when all match.
+    func damagedFile(of manifest: SnapshotManifest, id: String) -> String? {
+        let dir = root.appendingPathComponent(id)
+        let files = manifest.datasets.values.flatMap { [($0.file, $0.bytes, $0.sha256), ($0.index, $0.indexBytes, $0.indexSha256)] }
+        let problems = (try? Parallel.map(files.count) { k -> String? in
+            let url = dir.appendingPathComponent(files[k].0)
+            guard FileIO.size(url) == files[k].1, (try? ContentHash.file(url)) == files[k].2 else { return "\(files[k].0) is damaged" }
+            return nil
+        }) ?? ["its files cannot be read"]
+        return problems.compactMap { $0 }.first
     }
 
     func writeManifest(_ manifest: SnapshotManifest, to dir: URL) throws {

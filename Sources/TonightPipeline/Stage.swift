@@ -10,8 +10,9 @@ package enum StageInput: Sendable, Equatable {
     /// All files matching `*.csv` in a subdirectory of the inputs directory.
     case directory(role: String, path: String)
     case stage(String)
-    /// The snapshot currently published under `--out` (its id enters the fingerprint).
-    case publishedSnapshot
+    /// The previous night's snapshot under `--out`: the newest published snapshot whose run date
+    /// is before this run's, whose `events` verify (its id and content enter the fingerprint).
+    case previousNight
     /// The system's IANA time zone database: its version and the zone files the bundled
     /// geocoding table names enter the fingerprint.
     case timeZoneDatabase
@@ -52,6 +53,13 @@ package struct StageContext: Sendable {
     package var records: [StageRecord]
     /// The time zone database, for stages that read `.timeZoneDatabase`.
     package var timeZones: TimeZoneDatabase?
+    /// The previous night's snapshot directory, for stages that read `.previousNight` (nil:
+    /// none).
+    package var baseline: URL?
+    /// `0.2.0 build <id>`: what the manifest records as its code version.
+    package var runCodeVersion: String = ""
+    /// The time `publish` stamps on a snapshot (seconds since the epoch).
+    package var now: Int64 = Int64(Date().timeIntervalSince1970)
 }
 
 /// A named step of the nightly graph (pipeline.md). Stages are values; the runner decides
@@ -63,8 +71,8 @@ package protocol Stage: Sendable {
     var inputs: [StageInput] { get }
     /// The config keys the stage reads; their values enter the fingerprint.
     var configKeys: [any AnyConfigKey] { get }
-    /// Bumped when the stage's logic or output format changes (part of the code version).
-    var implementationVersion: Int { get }
+    /// The bundled data the stage reads (its hash enters the stage's code version).
+    var bundledData: [BuildIdentity.Resource] { get }
     /// Whether the stage depends on the run instant (`--as-of`) or date.
     var readsAsOf: Bool { get }
     /// The tables `tonight runs dump` can show.
@@ -81,6 +89,7 @@ package protocol Stage: Sendable {
 
 extension Stage {
     package var readsAsOf: Bool { false }
+    package var bundledData: [BuildIdentity.Resource] { [] }
     package var datasets: [String] { [] }
     package var alwaysRuns: Bool { false }
     package var upstreamStages: [String] {

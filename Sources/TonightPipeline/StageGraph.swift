@@ -7,7 +7,7 @@ package struct StageGraph: Sendable {
     /// The stages this build implements.
     package static let standard = StageGraph(stages: [
         ParseFeedStage(), ParseAffinityStage(), GeocodeStage(), LoadTicketsStage(), LoadPlaymateStage(),
-        CatalogStage(), TicketsStage(), PlaymateStage(), PublishStage(),
+        CatalogStage(), TicketsStage(), AlertsStage(), PlaymateStage(), PublishStage(),
     ])
 
     package init(stages: [any Stage]) {
@@ -39,7 +39,7 @@ package struct StageGraph: Sendable {
                 case .file(_, let c, let optional): return c.joined(separator: "|") + (optional ? " (optional)" : "")
                 case .directory(_, let p): return p + "/*.csv"
                 case .stage: return nil
-                case .publishedSnapshot: return "the published snapshot (OUT/snapshots/CURRENT)"
+                case .previousNight: return "the previous night's snapshot (the newest published with an earlier run date)"
                 case .timeZoneDatabase: return "the system's IANA time zone database (TZDIR or /usr/share/zoneinfo)"
                 }
             }

@@ -96,9 +96,3 @@ extension JSONRecordFile {
 
 extension StageRecord: JSONRecordFile {}
 extension RunRecord: JSONRecordFile {}
-
-/// The code version that enters every fingerprint.
-package enum TonightVersion {
-    /// Bump on releases; each stage also carries its own `implementationVersion`.
-    package static let package = "0.1.0"
-}

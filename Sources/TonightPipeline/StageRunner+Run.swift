@@ -38,7 +38,7 @@ extension StageRunner {
         var run = RunRecord(
             runId: runID, status: "running", startedAt: Self.now,
             asOf: CivilTime.formatUTC(options.asOf), date: CivilTime.formatDate(days: options.date),
-            inputs: options.inputs.path, codeVersion: TonightVersion.package, pid: getpid(),
+            inputs: options.inputs.path, codeVersion: "\(BuildIdentity.version) build \(buildIdentity.id)", pid: getpid(),
             stages: entries.map { .init(stage: $0.stage, action: $0.action.rawValue, reason: $0.reason) })
         try run.write(to: runDir.appendingPathComponent("run.json"))
         logger.info("run \(runID) started", metadata: ["inputs": "\(options.inputs.path)", "work": "\(options.work.path)"])
@@ -73,7 +73,8 @@ extension StageRunner {
         try run.write(to: runDir.appendingPathComponent("run.json"))
         try RunReport.write(run: run, records: records, to: runDir, work: options.work)
         hashes.save()
-        store.prune(keep: config[ConfigKeys.Runs.retain])
+        let removed = store.gc(keep: config[ConfigKeys.Runs.retain], snapshots: options.out.appendingPathComponent("snapshots"))
+        if !removed.isEmpty { logger.info("run store: removed \(removed.count) old run(s) beyond runs.retain (\(config[ConfigKeys.Runs.retain]))") }
         logger.info("run \(runID) completed", metadata: ["report": "\(runDir.appendingPathComponent("report.md").path)"])
         return run
     }

@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 import Logging
 import TonightCore
@@ -27,9 +28,12 @@ extension StageRunner {
         return Int64(usage.ru_maxrss) * 1024
     }
 
-    /// Resets the peak so that the next reading is one stage's own high-water mark (writing 5
-    /// to `/proc/self/clear_refs`; a no-op where that file does not exist).
+    /// Resets the peak so that the next reading is one stage's own high-water mark: freed heap
+    /// is returned to the system first (glibc keeps it otherwise, and the earlier stages'
+    /// memory would count), then 5 is written to `/proc/self/clear_refs` (a no-op where that
+    /// file does not exist).
     static func resetPeakMemory() {
+        _ = tonight_malloc_trim()
         let fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         _ = "5".withCString { write(fd, $0, 1) }
@@ -58,9 +62,13 @@ extension StageRunner {
             outputDirectory: tmp, asOf: options.asOf, runDate: options.date,
             logger: logger, progress: progress, outDirectory: options.out, allowShrink: options.allowShrink,
             runID: runID, records: records,
-            timeZones: stage.inputs.contains(.timeZoneDatabase) ? try timeZones() : nil)
+            timeZones: stage.inputs.contains(.timeZoneDatabase) ? try timeZones() : nil,
+            baseline: entry.record.inputs.first { $0.kind == "snapshot" }?.path.map { URL(fileURLWithPath: $0) },
+            runCodeVersion: "\(BuildIdentity.version) build \(buildIdentity.id)")
         let started = Date()
         Self.resetPeakMemory()
+        progress.begin(stage: stage.name)
+        defer { progress.end() }
         var record = entry.record
         record.runId = runID
         record.startedAt = CivilTime.formatUTC(Int64(started.timeIntervalSince1970))

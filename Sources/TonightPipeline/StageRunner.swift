@@ -14,6 +14,8 @@ package final class StageRunner {
     let progress: ProgressReporter
     let store: RunStore
     let hashes: FileHashCache
+    /// What code this run is (tests set a fake one to see what a rebuild recomputes).
+    package var buildIdentity = BuildIdentity.current
     /// The time zone database (nil: the system's, located on first use; tests set their own).
     package var timeZoneDatabase: TimeZoneDatabase?
 
@@ -34,6 +36,31 @@ package final class StageRunner {
         let db = try TimeZoneDatabase.system()
         timeZoneDatabase = db
         return db
+    }
+
+    /// The previous night's snapshot: the newest published one whose run date is before this
+    /// run's and whose `events` dataset verifies. A damaged candidate is skipped with a
+    /// warning (the next older valid one is used); nil when there is none.
+    func previousNight(for stage: String) throws -> (id: String, contentHash: String, url: URL)? {
+        let root = options.out.appendingPathComponent("snapshots")
+        let directory = SnapshotDirectory(root: root)
+        let runDate = CivilTime.formatDate(days: options.date)
+        var candidates: [(manifest: SnapshotManifest, id: String)] = []
+        for id in directory.snapshotIDs() {
+            guard let m = try? directory.manifest(id) else {
+                logger.warning("\(stage): snapshot \(id) has an unreadable manifest; not an alerts baseline")
+                continue
+            }
+            if m.date < runDate { candidates.append((m, id)) }
+        }
+        candidates.sort { ($0.manifest.asOf, $0.id) > ($1.manifest.asOf, $1.id) }
+        for (m, id) in candidates {
+            let report = (try? Snapshot.open(id: id, in: root, cacheBytes: 0).verify(dataset: "events"))
+                ?? VerificationReport(problems: [SnapshotError(file: root.appendingPathComponent(id).path, "cannot be opened")])
+            if report.isValid { return (id, m.contentHash, root.appendingPathComponent(id)) }
+            logger.warning("\(stage): snapshot \(id) is damaged (\(report.problems.first?.message ?? "?")); the next older one is the alerts baseline")
+        }
+        return nil
     }
 
     // MARK: planning
@@ -91,11 +118,10 @@ package final class StageRunner {
                                     hash: ContentHash.hex(combined.joined(separator: "\n")), files: each))
             case .stage(let name):
                 inputs.append(.init(role: name, kind: "stage", path: nil, bytes: nil, hash: upstream[name] ?? "?"))
-            case .publishedSnapshot:
-                let root = options.out.appendingPathComponent("snapshots")
-                let current = try SnapshotDirectory(root: root).checkedCurrentID()
-                inputs.append(.init(role: "published", kind: "snapshot", path: current.map { root.appendingPathComponent($0).path },
-                                    bytes: nil, hash: current ?? "none"))
+            case .previousNight:
+                let baseline = try previousNight(for: stage.name)
+                inputs.append(.init(role: "baseline", kind: "snapshot", path: baseline?.url.path, bytes: nil,
+                                    hash: baseline.map { "\($0.id) \($0.contentHash)" } ?? "none"))
             case .timeZoneDatabase:
                 let db = try timeZones()
                 guard let table = GeoTable.bundledURL else {
@@ -106,7 +132,7 @@ package final class StageRunner {
                                     version: db.version))
             }
         }
-        let code = "\(TonightVersion.package)/\(stage.name)@\(stage.implementationVersion)"
+        let code = buildIdentity.codeVersion(using: stage.bundledData)
         let cfg = config.canonical(stage.configKeys)
         let asOf = stage.readsAsOf ? CivilTime.formatUTC(options.asOf) + "/" + CivilTime.formatDate(days: options.date) : nil
         var text = "stage=\(stage.name)\ncode=\(code)\n"
@@ -162,7 +188,14 @@ package final class StageRunner {
     func changeReason(_ r: StageRecord) -> String {
         guard let last = store.latestRecord(stage: r.stage) else { return "no earlier output" }
         var why: [String] = []
-        if last.codeVersion != r.codeVersion { why.append("code version \(last.codeVersion) → \(r.codeVersion)") }
+        if last.codeVersion != r.codeVersion {
+            let build = { (v: String) in v.split(separator: " ").dropFirst(2).first.map(String.init) ?? v }
+            if build(last.codeVersion) != build(r.codeVersion) {
+                why.append("code changed (build \(build(last.codeVersion).prefix(12)) → \(build(r.codeVersion).prefix(12)))")
+            } else {
+                why.append("bundled data changed (\(last.codeVersion) → \(r.codeVersion))")
+            }
+        }
         for k in Set(last.config.keys).union(r.config.keys).sorted() where last.config[k] != r.config[k] {
             why.append("setting \(k) \(last.config[k] ?? "unset") → \(r.config[k] ?? "unset")")
         }
@@ -175,7 +208,7 @@ package final class StageRunner {
             if o.hash != i.hash {
                 switch i.kind {
                 case "stage": why.append("upstream \(i.role) changed")
-                case "snapshot": why.append("published snapshot \(o.hash) → \(i.hash)")
+                case "snapshot": why.append("alerts baseline \(o.hash.prefix(25)) → \(i.hash.prefix(25))")
                 case "tzdata": why.append("time zone database \(o.version ?? "?") → \(i.version ?? "?") (zone files changed)")
                 default: why.append("input \(i.role) changed (sha256 \(o.hash.prefix(8))… → \(i.hash.prefix(8))…)")
                 }

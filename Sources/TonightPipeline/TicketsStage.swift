@@ -7,8 +7,9 @@ import TonightGeo
 import TonightRanking
 import TonightSnapshot
 
-/// `tickets`: every Tickets Tonight user's explore deck, favourites feed, tonight's picks and
-/// alerts (against the published snapshot), written as snapshot datasets. Users are ranked on
+/// `tickets`: every Tickets Tonight user's explore deck, favourites feed and tonight's picks,
+/// written as snapshot datasets: a pure function of the inputs and the config (alerts, which
+/// compare with the previous night, are a stage of their own). Users are ranked on
 /// both cores in blocks while a writer thread compresses the previous block; output is in
 /// user-id byte order, identical for any thread count.
 package struct TicketsStage: Stage {
@@ -16,13 +17,10 @@ package struct TicketsStage: Stage {
 
     package let name = "tickets"
     package let summary = "per-user explore, feed, tonight and alerts (Tickets Tonight)"
-    package let inputs: [StageInput] = [
-        .stage("parse-affinity"), .stage("geocode"), .stage("load-tickets"), .publishedSnapshot,
-    ]
+    package let inputs: [StageInput] = [.stage("parse-affinity"), .stage("geocode"), .stage("load-tickets")]
     package let configKeys = RankingConfig.ticketsKeys + DatasetFiles.configKeys
-    package let implementationVersion = 2
     package let readsAsOf = true
-    package static let datasetNames = ["explore", "feed", "tonight", "alerts"]
+    package static let datasetNames = ["explore", "feed", "tonight"]
     package var tables: [String] { Self.datasetNames }
     package var datasets: [String] { Self.datasetNames }
 
@@ -37,23 +35,19 @@ package struct TicketsStage: Stage {
         let venues = try BinaryTable.read(GeocodedVenue.self, table: "venues", from: geoDir.appendingPathComponent("venues.bin"))
         let edges = try BinaryTable.read(AffinityEdge.self, table: "edges",
                                          from: context.upstream["parse-affinity"]!.appendingPathComponent("edges.bin"))
-        // Users (read, sorted by id bytes) on one core; the index and the published facts
-        // for alerts on the other.
-        let (users, (index, alerts)) = try Parallel.both({
+        // Users (read, sorted by id bytes) on one core; the index on the other.
+        let (users, index) = try Parallel.both({
             let unsorted = try BinaryTable.read(TicketsUser.self, table: "users",
                                                 from: context.upstream["load-tickets"]!.appendingPathComponent("users.bin"))
             return UTF8Order.sortedIndices(unsorted.map(\.id)).map { unsorted[$0] }
         }, {
-            let index = EventIndex(events: located, venues: venues, edges: edges.map { ($0.source, $0.target, $0.score) },
-                                   settings: settings)
-            return (index, try alertsBuilder(context, located: located))
+            EventIndex(events: located, venues: venues, edges: edges.map { ($0.source, $0.target, $0.score) }, settings: settings)
         })
 
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
         let writers = try Self.datasetNames.map { try files.writer($0) }
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        context.progress.begin(stage: name, totalBytes: Int64(users.count))
-        defer { context.progress.end() }
+        context.progress.measure(.users, total: Int64(users.count))
         // One ranker per worker for the whole stage (its place cache spans blocks); worker w
         // only ever touches rankers[w].
         let shared = TicketsRanker.sharedPlaces(users, settings: settings)
@@ -94,13 +88,13 @@ package struct TicketsStage: Stage {
                 var batch = spare.take() ?? TicketsBatch()
                 let from = blockStart + (blockEnd - blockStart) * w / workers
                 let to = blockStart + (blockEnd - blockStart) * (w + 1) / workers
-                Self.rank(users, from..<to, ranker: rankers[w], index: index, alerts: alerts, into: &batch)
+                Self.rank(users, from..<to, ranker: rankers[w], index: index, into: &batch)
                 return batch
             }
             rankNanos += DispatchTime.now().uptimeNanoseconds - t0
             guard handoff.put(parts) else { break }  // the writer failed: its error is thrown below
             start = blockEnd
-            context.progress.update(bytes: Int64(start), records: Int64(start))
+            context.progress.update(done: Int64(start))
         }
         handoff.close()
         try writer.join()
@@ -120,15 +114,13 @@ package struct TicketsStage: Stage {
         }
         outcome.details["seconds.finish"] = String(format: "%.2f", Double(DispatchTime.now().uptimeNanoseconds - ranked) / 1e9)
         outcome.details["upcomingEvents"] = String(index.events.count)
-        outcome.details["alerts"] = alerts == nil ? "no published snapshot: no alerts" : "against the published snapshot"
         try files.finish()
         return outcome
     }
 
     /// Ranks `users[range]` and appends their records to `batch`.
     static func rank(
-        _ users: [TicketsUser], _ range: Range<Int>, ranker: RankerBox, index: EventIndex, alerts: AlertsBuilder?,
-        into batch: inout TicketsBatch
+        _ users: [TicketsUser], _ range: Range<Int>, ranker: RankerBox, index: EventIndex, into batch: inout TicketsBatch
     ) {
         // Users are passed borrowed (through the buffer): a copy would retain six fields.
         users.withUnsafeBufferPointer { users in
@@ -144,52 +136,8 @@ package struct TicketsStage: Stage {
                 if lists.writeTonight(user: users[k].id, index, to: &batch.records[2].json) {
                     batch.records[2].commit(user: k, length: lists.tonight.count)
                 }
-                if let alerts, !users[k].follows.isEmpty {
-                    let list = alerts.alerts(follows: users[k].follows)
-                    if AlertsBuilder.write(user: users[k].id, list, to: &batch.records[3].json) {
-                        batch.records[3].commit(user: k, length: list.count)
-                    }
-                }
             }
         }
-    }
-
-    /// The alerts builder, or nil when nothing is published yet.
-    func alertsBuilder(_ context: StageContext, located: [LocatedEvent]) throws -> AlertsBuilder? {
-        let root = context.outDirectory.appendingPathComponent("snapshots")
-        guard try SnapshotDirectory(root: root).checkedCurrentID() != nil else { return nil }
-        var old: [UInt64: AlertsBuilder.Facts] = [:]
-        do {
-            let events = try Snapshot.openCurrent(in: root, cacheBytes: 0).dataset("events")
-            let decoder = JSONDecoder()
-            try events.forEachRecord { json in
-                guard let id = Self.recordEventID(json) else { return }
-                let e = try decoder.decode(AlertFacts.self, from: Data(json))
-                old[id] = .init(venue: e.venue, startsAt: e.startsAt, status: e.status)
-            }
-        } catch let e as SnapshotError {
-            throw TonightError(.invalidInput, "the published snapshot cannot be read for alerts: \(e.message)", file: e.file,
-                               hint: "verify it with `tonight snapshot verify`; roll back if it is damaged")
-        }
-        var new: [UInt64: AlertsBuilder.Facts] = [:]
-        for l in located {
-            new[l.event.id] = .init(venue: l.event.venue, startsAt: CivilTime.formatUTC(l.event.startsAt), status: l.event.status)
-        }
-        return AlertsBuilder(old: old, new: new)
-    }
-
-    /// What alerts compare of a published event record (the decoder skips the other fields).
-    struct AlertFacts: Decodable {
-        var venue: Int64?
-        var startsAt: String?
-        var status: Int64?
-    }
-
-    /// The event id of a record line `{"key":"…",…}` of the `events` dataset.
-    static func recordEventID(_ json: [UInt8]) -> UInt64? {
-        let prefix = 8  // {"key":"
-        guard json.count > prefix, let end = json[prefix...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-        return EventID.parse(json[prefix..<end])
     }
 
     /// "users with a list, min/median/p90/max length".
@@ -211,7 +159,7 @@ final class RankerBox: @unchecked Sendable {
     init(_ value: TicketsRanker) { self.value = value }
 }
 
-/// One worker's records of a block, per dataset (explore, feed, tonight, alerts).
+/// One worker's records of a block, per dataset (explore, feed, tonight).
 struct TicketsBatch: Sendable {
     /// Records back to back in one buffer, with their ends, users and list lengths.
     struct Records: Sendable {

@@ -168,6 +168,7 @@ package enum ConfigValue: Sendable, Equatable, CustomStringConvertible {
     case double(Double)
     case bool(Bool)
     case intList([Int])
+    case doubleMap([String: Double])
 
     package var description: String {
         switch self {
@@ -176,6 +177,7 @@ package enum ConfigValue: Sendable, Equatable, CustomStringConvertible {
         case .double(let d): return String(d)
         case .bool(let b): return String(b)
         case .intList(let l): return "[" + l.map(String.init).joined(separator: ",") + "]"
+        case .doubleMap(let m): return "{" + m.keys.sorted().map { "\($0)=\(m[$0]!)" }.joined(separator: ",") + "}"
         }
     }
 }

@@ -16,6 +16,15 @@ public struct VerificationReport: Sendable {
     /// Whether nothing was found wrong.
     public var isValid: Bool { problems.isEmpty }
 
+    /// A report (for fakes and for callers that merge reports).
+    public init(datasets: Int = 0, records: Int = 0, bytes: Int64 = 0, references: Int = 0, problems: [SnapshotError] = []) {
+        self.datasets = datasets
+        self.records = records
+        self.bytes = bytes
+        self.references = references
+        self.problems = problems
+    }
+
     mutating func add(_ other: VerificationReport) {
         datasets += other.datasets
         records += other.records
@@ -68,6 +77,17 @@ extension Snapshot {
             report.add(c.report)
         }
         return report
+    }
+
+    /// `verify()` of one dataset (its files, frames, keys and counts; no references).
+    public func verify(dataset name: String) -> VerificationReport {
+        if let problem = unavailable[name] { return VerificationReport(datasets: 1, problems: [problem]) }
+        guard let d = datasets[name] else {
+            return VerificationReport(problems: [SnapshotError(file: directory.path, "no dataset '\(name)' in snapshot \(id)", code: .missing)])
+        }
+        var check = DatasetCheck(dataset: d, rules: [], collectKeys: false)
+        check.run(directory: directory.path, targets: [:])
+        return check.report
     }
 
     /// `body` for every name, on all cores, results in order.

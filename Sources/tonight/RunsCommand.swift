@@ -6,7 +6,27 @@ import TonightPipeline
 struct RunsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runs", abstract: "List past runs, show one, or dump an intermediate table.",
-        subcommands: [List.self, Show.self, Dump.self], defaultSubcommand: List.self)
+        subcommands: [List.self, Show.self, Dump.self, GC.self], defaultSubcommand: List.self)
+
+    struct GC: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "gc",
+            abstract: "Remove old run directories: keep the newest N (default runs.retain), and any run a kept run reused from or CURRENT was made by.")
+        @OptionGroup var store: StoreOptions
+        @Option(help: "Run directories to keep (default: the config's runs.retain).") var keep: Int?
+        @Option(help: "Snapshot root's parent (default: the config's paths.out).") var out: String?
+
+        func run() throws {
+            let config = try store.loadConfig()
+            let keep = keep ?? config[ConfigKeys.Runs.retain]
+            guard keep >= 1 else { throw TonightError(.usage, "--keep must be at least 1") }
+            let work = store.workURL(config)
+            let lock = try WorkLock(work: work)
+            defer { withExtendedLifetime(lock) {} }
+            let removed = RunStore(work: work).gc(keep: keep, snapshots: URL(fileURLWithPath: out ?? config[ConfigKeys.Paths.out]).appendingPathComponent("snapshots"))
+            print(removed.isEmpty ? "nothing to remove" : "removed \(removed.count) run(s): \(removed.joined(separator: " "))")
+        }
+    }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List past runs, newest first.")

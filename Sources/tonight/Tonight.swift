@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TonightCore
+import TonightPipeline
 import TonightSnapshot
 
 /// The `tonight` command line.
@@ -16,6 +17,15 @@ struct Tonight: ParsableCommand {
             """,
         subcommands: [RunCommand.self, StagesCommand.self, RunsCommand.self, SnapshotCommand.self, GenerateCommand.self],
         defaultSubcommand: nil)
+
+    @Flag(name: .long, help: "Print the version and the build id (a hash of this executable and its bundled data) and exit.")
+    var version = false
+
+    func run() throws {
+        guard version else { throw CleanExit.helpRequest(Tonight.self) }
+        let id = BuildIdentity.current
+        print("tonight \(BuildIdentity.version) (build \(id.id); executable sha256 \(id.binary), geotable sha256 \(id.resources[.geotable] ?? "-"))")
+    }
 
     /// Maps every failure to the documented exit codes (usage errors are 2, not 64).
     static func main() {

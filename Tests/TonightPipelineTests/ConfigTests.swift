@@ -10,7 +10,9 @@ import Yams
         var out: [String: String] = [:]
         for (k, v) in node.mapping ?? [:] {
             let name = prefix.isEmpty ? k.string! : prefix + "." + k.string!
-            if v.mapping != nil {
+            if let m = v.mapping, ConfigKeys.byName[name] != nil {
+                out[name] = ConfigValue.doubleMap(Dictionary(uniqueKeysWithValues: m.map { ($0.key.string!, Double($0.value.string!)!) })).description
+            } else if v.mapping != nil {
                 out.merge(leaves(v, name)) { a, _ in a }
             } else if let seq = v.sequence {
                 out[name] = ConfigValue.intList(seq.compactMap { Int($0.string ?? "") }).description

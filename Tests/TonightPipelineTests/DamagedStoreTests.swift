@@ -17,7 +17,7 @@ import TonightSnapshot
         try h.close()
     }
 
-    @Test(arguments: [("geocode", "venues.bin"), ("load-tickets", "users.bin")])
+    @Test(arguments: [("geocode", "venues.bin"), ("tickets", "explore.ndjson.zst"), ("load-tickets", "users.bin")])
     func aFlippedByteIsRecomputedNotReused(_ stage: String, _ file: String) throws {
         let work = temporaryDirectory()
         let first = try runner(inputs: tinyInputs, work: work).run()

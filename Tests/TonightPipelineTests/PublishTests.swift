@@ -13,11 +13,12 @@ import TonightSnapshot
         let work = temporaryDirectory()
         try runner(inputs: tinyInputs, work: work).run()
         let s = try Snapshot.openCurrent(in: Self.snapshots(work))
-        #expect(s.datasets.keys.sorted() == (CatalogStage.datasetNames + TicketsStage.datasetNames + PlaymateStage.datasetNames).sorted())
+        #expect(s.datasets.keys.sorted() == (CatalogStage.datasetNames + TicketsStage.datasetNames + AlertsStage.datasetNames
+                                             + PlaymateStage.datasetNames).sorted())
         #expect(s.verify().isValid)
         #expect(s.manifest.asOf == "2026-01-15T06:00:00Z")
         #expect(s.manifest.previous == nil)
-        #expect(s.manifest.stages.map(\.name) == ["parse-feed", "parse-affinity", "geocode", "load-tickets", "load-playmate", "catalog", "tickets", "playmate"])
+        #expect(s.manifest.stages.map(\.name) == ["parse-feed", "parse-affinity", "geocode", "load-tickets", "load-playmate", "catalog", "tickets", "alerts", "playmate"])
         #expect(s.manifest.inputs.contains { $0.role == "tickets/users.csv" && $0.sha256.count == 64 })
         #expect(s.manifest.inputs.contains { $0.role == "feed" })
         #expect(SnapshotDirectory.isSnapshotID(s.id) && s.id.hasSuffix(String(s.manifest.contentHash.prefix(8))))
@@ -130,11 +131,16 @@ import TonightSnapshot
         var config = TonightConfig()
         try config.set(ConfigKeys.Snapshot.retain, 3)
         var ids: [String] = []
-        for _ in 0..<5 {
-            try runner(inputs: tinyInputs, work: work, config: config).run()
+        for night in 0..<5 {
+            // Five nights: the same inputs, lists computed for another instant each time.
+            try runner(inputs: tinyInputs, work: work, config: config) {
+                $0.asOf += Int64(night) * 86_400
+                $0.date += night
+                $0.allowShrink = true
+            }.run()
             ids.append(try SnapshotDirectory(root: Self.snapshots(work)).currentID())
         }
-        #expect(Set(ids).count == 5)  // same content, distinct ids
+        #expect(Set(ids).count == 5)
         let dir = SnapshotDirectory(root: Self.snapshots(work))
         #expect(dir.snapshotIDs() == Array(ids.suffix(3)))
         // Roll back: to the one before, then to an explicit id; the chain stays protected.
@@ -163,7 +169,7 @@ import TonightSnapshot
         let work = temporaryDirectory()
         let out = work.appendingPathComponent("out").path
         #expect(try runTonight(["run", "--work", work.path, "--out", out]).status == 0)
-        #expect(try runTonight(["run", "--work", work.path, "--out", out]).status == 0)
+        #expect(try runTonight(["run", "--work", work.path, "--out", out, "--as-of", "2026-01-16T06:00:00Z"]).status == 0)
         let get = try runTonight(["snapshot", "get", "venues", "58", "--out", out])
         #expect(get.status == 0 && get.stdout.hasPrefix(#"{"key":"58","id":58,"name":"New York City Playhouse""#))
         let missing = try runTonight(["snapshot", "get", "venues", "999", "--out", out])
@@ -221,13 +227,14 @@ import TonightSnapshot
         let configURL = work.appendingPathComponent("tonight.yaml")
         try config.write(to: configURL, atomically: true, encoding: .utf8)
         let args = ["run", "--work", work.path, "--out", out, "--config", configURL.path]
-        #expect(try runTonight(args).status == 0)
-        #expect(try runTonight(args).status == 0)
-        let crashed = try runTonight(args, environment: ["TONIGHT_CRASH_AT": point])
+        // Three nights, so that each publishes something new (the same content would not be).
+        #expect(try runTonight(args + ["--as-of", "2026-01-15T06:00:00Z"]).status == 0)
+        #expect(try runTonight(args + ["--as-of", "2026-01-16T06:00:00Z"]).status == 0)
+        let crashed = try runTonight(args + ["--as-of", "2026-01-17T06:00:00Z"], environment: ["TONIGHT_CRASH_AT": point])
         #expect(crashed.status == 128 + 9, "\(point): \(crashed.stderr)")
         let verify = try runTonight(["snapshot", "verify", "--out", out])
         #expect(verify.status == 0 && verify.stdout.contains(": OK"), "\(point): \(verify.stdout)")
-        let next = try runTonight(args)
+        let next = try runTonight(args + ["--as-of", "2026-01-17T06:00:00Z"])
         #expect(next.status == 0, "\(point): \(next.stderr)")
         #expect(try runTonight(["snapshot", "verify", "--out", out]).status == 0)
         // No leftovers of the crashed publish.
@@ -236,15 +243,13 @@ import TonightSnapshot
     }
 }
 
-/// Alerts compare this run's events with the published snapshot's.
+/// Alerts compare this run's events with the previous night's snapshot (the newest published
+/// one whose run date is earlier), whatever was published tonight.
 @Suite struct AlertsTests {
-    @Test func alertsAgainstThePublishedSnapshot() throws {
-        let inputs = copyOfTinyInputs()
-        let work = temporaryDirectory()
-        try runner(inputs: inputs, work: work).run()
-        // Edit the feed: 1AF6280B4C830302 (followed by zJQPQbkMAA) moves a day and to venue 62;
-        // 641CFA83A06E71A8 (followed by gsDYBAAAAA) changes status; 0CE2322D168D9114
-        // (followed by zJQPQbkMAA) leaves the feed.
+    /// The tiny feed as night 2 delivers it: 1AF6280B4C830302 (followed by zJQPQbkMAA) moves a
+    /// day and to venue 62; 641CFA83A06E71A8 (followed by gsDYBAAAAA) changes status;
+    /// 0CE2322D168D9114 (followed by zJQPQbkMAA) leaves the feed.
+    static func editNight2(_ inputs: URL) throws {
         let feedURL = inputs.appendingPathComponent("feed.xml")
         var feed = try String(contentsOf: feedURL, encoding: .utf8)
         func edit(_ id: String, _ body: (String) -> String) throws {
@@ -258,7 +263,28 @@ import TonightSnapshot
         try edit("641CFA83A06E71A8") { $0.replacingOccurrences(of: "<EventStatus>3</EventStatus>", with: "<EventStatus>2</EventStatus>") }
         try edit("0CE2322D168D9114") { _ in "" }
         try feed.write(to: feedURL, atomically: true, encoding: .utf8)
+    }
+
+    static func night2(_ inputs: URL, _ work: URL) throws -> RunRecord {
+        try runner(inputs: inputs, work: work) {
+            $0.asOf += 86_400
+            $0.date += 1
+        }.run()
+    }
+
+    static func alertsSHA(_ work: URL) throws -> String {
+        try publishedManifest(work: work).datasets["alerts"]!.sha256
+    }
+
+    @Test func alertsAgainstThePreviousNight() throws {
+        let night1 = copyOfTinyInputs()
+        let inputs = copyOfTinyInputs()
+        let work = temporaryDirectory()
         try runner(inputs: inputs, work: work).run()
+        // The first night has no earlier night: no alerts, whatever is published.
+        #expect(try publishedManifest(work: work).datasets["alerts"]?.records == 0)
+        try Self.editNight2(inputs)
+        try Self.night2(inputs, work)
         let s = try Snapshot.openCurrent(in: PublishTests.snapshots(work))
         #expect(try s.alerts(user: "zJQPQbkMAA") == [
             AlertItem(event: "1AF6280B4C830302", kind: .timeChanged, old: .startsAt("2026-01-25T00:30:00Z"),
@@ -275,5 +301,82 @@ import TonightSnapshot
         #expect(raw.contains(#""old":"2026-01-25T00:30:00Z","new":"2026-01-26T00:30:00Z""#), "\(raw)")
         let status = String(decoding: try #require(try s.json("alerts", key: "gsDYBAAAAA")), as: UTF8.self)
         #expect(status.contains(#""old":3,"new":2"#), "\(status)")
+        let first = try Self.alertsSHA(work)
+
+        // Night 2 again, twice: every stage reused, nothing new published, the same alerts.
+        for _ in 0..<2 {
+            let again = try Self.night2(inputs, work)
+            #expect(again.stages.filter { $0.stage != "publish" }.allSatisfy { $0.action == "reuse" }, "\(again.stages)")
+            #expect(try Self.alertsSHA(work) == first)
+        }
+        let snapshots = SnapshotDirectory(root: PublishTests.snapshots(work)).snapshotIDs().count
+        #expect(snapshots == 2)
+
+        // Night 1 re-published in between (a rollback of sorts), then night 2 again: the
+        // baseline is still the newest snapshot of an earlier night, the alerts the same.
+        try runner(inputs: night1, work: work) { $0.allowShrink = true }.run()
+        #expect(try publishedManifest(work: work).date == "2026-01-15")
+        try Self.night2(inputs, work)
+        #expect(try Self.alertsSHA(work) == first)
+    }
+
+    /// `--only publish`, `--only playmate publish` and `--from catalog` work after any publish.
+    @Test func partialRunsAfterAPublish() throws {
+        let work = temporaryDirectory()
+        let out = work.path + "/out"
+        #expect(try runTonight(["run", "--work", work.path, "--out", out]).status == 0)
+        for args in [["--only", "publish"], ["--only", "playmate", "publish"], ["--from", "catalog"]] {
+            let r = try runTonight(["run", "--work", work.path, "--out", out] + args)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains("datasets unchanged, CURRENT stays"), "\(args): \(r.stderr)")
+        }
+        #expect(SnapshotDirectory(root: URL(fileURLWithPath: out).appendingPathComponent("snapshots")).snapshotIDs().count == 1)
+    }
+
+    /// Nine runs on the same inputs publish one snapshot; a changed dataset publishes again.
+    @Test func publishIsIdempotent() throws {
+        let work = temporaryDirectory()
+        for _ in 0..<9 { try runner(inputs: tinyInputs, work: work).run() }
+        #expect(SnapshotDirectory(root: PublishTests.snapshots(work)).snapshotIDs().count == 1)
+        let forced = try runner(inputs: tinyInputs, work: work) {
+            $0.only = ["publish"]
+            $0.force = true
+        }.run()
+        #expect(forced.status == "completed")
+        #expect(SnapshotDirectory(root: PublishTests.snapshots(work)).snapshotIDs().count == 1)
+        var config = TonightConfig()
+        try config.set(ConfigKeys.Catalog.suggestMaxPrefix, 2)
+        try runner(inputs: tinyInputs, work: work, config: config) { $0.allowShrink = true }.run()
+        #expect(SnapshotDirectory(root: PublishTests.snapshots(work)).snapshotIDs().count == 2)
+    }
+
+    /// CURRENT's files damaged while its datasets equal tonight's: a fresh copy is published.
+    @Test func aDamagedCurrentIsReplacedByAFreshCopy() throws {
+        let work = temporaryDirectory()
+        try runner(inputs: tinyInputs, work: work).run()
+        let root = PublishTests.snapshots(work)
+        let id = try SnapshotDirectory(root: root).currentID()
+        try DamagedStoreTests.flipByte(root.appendingPathComponent(id).appendingPathComponent("venues.ndjson.zst"))
+        try runner(inputs: tinyInputs, work: work).run()
+        let now = try SnapshotDirectory(root: root).currentID()
+        #expect(now != id)
+        #expect(try Snapshot.openCurrent(in: root).verify(references: true).isValid)
+    }
+
+    /// A damaged previous-night snapshot is a warning: the next older valid one is the baseline.
+    @Test func aDamagedBaselineFallsBackToAnOlderOne() throws {
+        let work = temporaryDirectory()
+        try runner(inputs: tinyInputs, work: work).run()
+        let older = try SnapshotDirectory(root: PublishTests.snapshots(work)).currentID()
+        try runner(inputs: tinyInputs, work: work) { $0.asOf += 86_400; $0.date += 1 }.run()
+        let newer = try SnapshotDirectory(root: PublishTests.snapshots(work)).currentID()
+        #expect(newer != older)
+        try DamagedStoreTests.flipByte(PublishTests.snapshots(work).appendingPathComponent(newer).appendingPathComponent("events.ndjson.zst"))
+        let plan = try runner(inputs: tinyInputs, work: work) { $0.asOf += 2 * 86_400; $0.date += 2 }.plan()
+        let alerts = try #require(plan.first { $0.stage == "alerts" })
+        #expect(alerts.record.inputs.first { $0.kind == "snapshot" }?.hash.hasPrefix(older) == true, "\(alerts.record.inputs)")
+        // And a run completes even with --force (the damaged snapshot is never read).
+        let run = try runner(inputs: tinyInputs, work: work) { $0.asOf += 2 * 86_400; $0.date += 2; $0.force = true; $0.allowShrink = true }.run()
+        #expect(run.status == "completed")
     }
 }
