@@ -1,20 +1,23 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Architecture (one module per concern; arrows are dependencies):
+// Architecture (one module per concern; every edge points down; Docs/ARCHITECTURE.md draws it):
 //
-//   CLibXML2, CZstd, CZlib      system libraries (C), wrapped by final classes only
-//   TonightSnapshot             public reader library for services (Foundation + libzstd only)
-//   TonightCore                 shared internals: errors, binary tables, streams, hashing, text
-//   TonightFeed                 parse-feed: libxml2 SAX2 streaming parser of the Ticketmaster feed
-//   TonightAffinity             parse-affinity: the artist affinity text file, name resolution
-//   TonightGeo                  the bundled geocoding table, geocoder, distances, time zones
-//   TonightExports              load-tickets / load-playmate: RFC 4180 reader, the apps' CSV exports
-//   TonightRanking              catalog and indexes, per-user lists (recommendations.md)
-//   TonightGenerator            deterministic generated data sets (tiny, small, full)
-//   TonightPipeline             stage graph, runner, fingerprints, lock, config, run store
-//   tonight                     the command line (swift-argument-parser)
-//   tonight-bench               the benchmark harness (medians and ratios against baselines)
+//   CLibXML2, CZstd, CZlib, CSystem   C libraries through their headers (shims only)
+//   TonightBase            helpers both the reader and the pipeline need: concurrency primitives,
+//                          UTF-8 key order, name keys, distances and geohashes, quoting, files
+//   TonightSnapshot        the public reader library for services (Foundation, libzstd, Base)
+//   TonightSnapshotWriter  the pipeline's dataset writer (seekable zstd + key index)
+//   TonightCore            pipeline internals: errors, record tables, input streams, hashing, JSON
+//   TonightFeed            parse-feed: libxml2 SAX2 streaming parser of the Ticketmaster feed
+//   TonightAffinity        parse-affinity: the artist affinity text file, name resolution
+//   TonightGeo             the bundled geocoding table, geocoder, time zones (TZif), 1° grid
+//   TonightExports         load-tickets / load-playmate: RFC 4180 reader, the apps' CSV exports
+//   TonightRanking         catalog and indexes, per-user lists (recommendations.md)
+//   TonightGenerator       deterministic generated data sets (tiny, small, full)
+//   TonightPipeline        stage graph, runner, fingerprints, lock, config, run store, publish
+//   tonight                the command line (swift-argument-parser)
+//   tonight-bench          the benchmark harness (medians and ratios against baselines)
 let package = Package(
     name: "Tonight",
     platforms: [.macOS(.v13)],
@@ -40,29 +43,27 @@ let package = Package(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSystem"),
-        .target(name: "TonightSnapshot", dependencies: ["CZstd"]),
+        .target(name: "TonightBase"),
+        .target(name: "TonightSnapshot", dependencies: ["TonightBase", "CZstd"]),
+        .target(name: "TonightSnapshotWriter", dependencies: ["TonightSnapshot", "TonightBase", "CZstd"]),
         .target(
             name: "TonightCore",
-            dependencies: [
-                "CZstd", "CZlib", "TonightSnapshot",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-            ]),
+            dependencies: ["TonightBase", "CZstd", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
-            name: "TonightFeed", dependencies: ["CLibXML2", "TonightCore"],
+            name: "TonightFeed", dependencies: ["CLibXML2", "TonightCore", "TonightBase"],
             // The SAX callbacks run ~2 million times per feed: dynamic exclusivity checks
             // cost a third of our share of the parse (measured with perf).
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
-        .target(name: "TonightAffinity", dependencies: ["TonightCore"]),
-        .target(name: "TonightGeo", dependencies: ["TonightCore", "TonightFeed", "TonightSnapshot"], resources: [.copy("Resources/geotable.tsv.zst")]),
-        .target(name: "TonightExports", dependencies: ["TonightCore", "TonightGeo"]),
-        .target(name: "TonightRanking", dependencies: ["TonightCore", "TonightFeed", "TonightGeo", "TonightExports", "TonightSnapshot"]),
-        .target(name: "TonightGenerator", dependencies: ["TonightCore", "TonightGeo"]),
+        .target(name: "TonightAffinity", dependencies: ["TonightCore", "TonightBase"]),
+        .target(name: "TonightGeo", dependencies: ["TonightCore", "TonightBase"], resources: [.copy("Resources/geotable.tsv.zst")]),
+        .target(name: "TonightExports", dependencies: ["TonightCore", "TonightBase", "TonightGeo"]),
+        .target(name: "TonightRanking", dependencies: ["TonightCore", "TonightBase", "TonightFeed", "TonightGeo", "TonightExports"]),
+        .target(name: "TonightGenerator", dependencies: ["TonightCore", "TonightBase", "TonightGeo"]),
         .target(
             name: "TonightPipeline",
             dependencies: [
-                "TonightCore", "TonightFeed", "TonightAffinity", "TonightGeo", "TonightExports", "TonightGenerator",
-                "TonightRanking", "TonightSnapshot", "CSystem",
+                "TonightCore", "TonightBase", "TonightFeed", "TonightAffinity", "TonightGeo", "TonightExports",
+                "TonightGenerator", "TonightRanking", "TonightSnapshot", "TonightSnapshotWriter", "CSystem",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -76,15 +77,16 @@ let package = Package(
         .executableTarget(
             name: "tonight-bench",
             dependencies: [
-                "TonightPipeline", "TonightFeed", "TonightGeo", "TonightCore", "TonightGenerator", "TonightSnapshot",
+                "TonightPipeline", "TonightCore", "TonightBase", "TonightGenerator", "TonightSnapshot", "TonightSnapshotWriter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
             name: "TonightFeedTests",
             dependencies: ["TonightFeed", "TonightCore", "TonightGenerator"],
             resources: [.copy("Resources")]),
-        .testTarget(name: "TonightSnapshotTests", dependencies: ["TonightSnapshot"]),
-        .testTarget(name: "TonightCoreTests", dependencies: ["TonightCore", "TonightGenerator"]),
+        .testTarget(name: "TonightSnapshotTests", dependencies: ["TonightSnapshot", "TonightSnapshotWriter", "TonightBase"]),
+        .testTarget(name: "TonightBaseTests", dependencies: ["TonightBase"]),
+        .testTarget(name: "TonightCoreTests", dependencies: ["TonightCore", "TonightBase", "TonightGenerator"]),
         .testTarget(name: "TonightAffinityTests", dependencies: ["TonightAffinity", "TonightCore"]),
         .testTarget(name: "TonightExportsTests", dependencies: ["TonightExports", "TonightGeo", "TonightCore", "TonightGenerator"]),
         .testTarget(name: "TonightGeoTests", dependencies: ["TonightGeo", "TonightFeed", "TonightCore"]),
@@ -92,7 +94,7 @@ let package = Package(
             name: "TonightPipelineTests",
             dependencies: [
                 "TonightPipeline", "TonightFeed", "TonightAffinity", "TonightGeo", "TonightCore", "TonightGenerator",
-                "TonightExports", "TonightSnapshot",
+                "TonightExports", "TonightSnapshot", "TonightSnapshotWriter", "TonightRanking", "TonightBase",
             ]),
     ],
     swiftLanguageModes: [.v6]

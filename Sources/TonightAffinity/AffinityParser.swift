@@ -1,3 +1,4 @@
+import TonightBase
 import Foundation
 import TonightCore
 
@@ -143,21 +144,30 @@ package struct AffinityParser {
         }
     }
 
-    /// Parses the file's bytes; `split` (the default) reads two halves on the two cores, with
-    /// the same result as one pass (tested).
-    package func parse(_ all: UnsafeBufferPointer<UInt8>, path: String, split: Bool = true) throws -> AffinityResult {
+    /// Parses the file's bytes; `split` (the default) reads one piece per core, with the same
+    /// result as one pass (tested).
+    package func parse(_ all: UnsafeBufferPointer<UInt8>, path: String, split: Bool = true, pieces: Int? = nil) throws -> AffinityResult {
         // A UTF-8 byte order mark.
         let begin = all.count >= 3 && all[0] == 0xEF && all[1] == 0xBB && all[2] == 0xBF ? 3 : 0
-        // Two halves on the two cores, cut where a block starts: a block never spans the cut,
-        // so each half reads exactly as it would in one pass (an open block at the end of the
-        // first half is unterminated, which the header after the cut would also have said).
-        var pieces = [(range: begin..<all.count, firstLine: 1)]
-        if split, let cut = Self.blockStart(in: all, after: begin + (all.count - begin) / 2) {
-            pieces = [(begin..<cut, 1), (cut..<all.count, 1 + ByteScan.lineFeeds(UnsafeBufferPointer(rebasing: all[..<cut])))]
+        // One piece per core, each cut where a block starts: a block never spans a cut, so
+        // each piece reads exactly as it would in one pass (an open block at the end of a piece
+        // is unterminated, which the header after the cut would also have said).
+        var cuts = [begin]
+        let pieceCount = split ? max(1, pieces ?? Parallel.width) : 1
+        for k in 1..<max(1, pieceCount) {
+            let target = max(cuts.last!, begin + (all.count - begin) * k / pieceCount)
+            if let cut = Self.blockStart(in: all, after: target), cut > cuts.last! { cuts.append(cut) }
         }
-        let shared = UnsafeSendable(all), ranges = pieces
+        var pieces: [(range: Range<Int>, firstLine: Int)] = []
+        var line = 1
+        for (k, start) in cuts.enumerated() {
+            let end = k + 1 < cuts.count ? cuts[k + 1] : all.count
+            pieces.append((start..<end, line))
+            if k + 1 < cuts.count { line += ByteScan.lineFeeds(UnsafeBufferPointer(rebasing: all[start..<end])) }
+        }
+        let shared = SharedReadBuffer(all), ranges = pieces
         let parts = try Parallel.map(ranges.count) { i in
-            parsePart(shared.value, range: ranges[i].range, firstLine: ranges[i].firstLine)
+            parsePart(shared.buffer, range: ranges[i].range, firstLine: ranges[i].firstLine)
         }
         var counts: [String: Int] = [:]
         var rejects: [AffinityReject] = []

@@ -1,3 +1,4 @@
+import TonightBase
 import Foundation
 
 /// A row type of an intermediate table: encodes itself compactly and knows its schema version.
@@ -58,14 +59,14 @@ package enum BinaryTable {
         // Chunks go to a writer thread, so the copies into the page cache (a fifth of a
         // second for the 80 MB users table) overlap the encoding of the next chunks.
         let handoff = Handoff<[UInt8]>(capacity: 4)
-        let recycler = Recycler<[UInt8]>()
+        let spare = Locked<[[UInt8]]>([])
         let writer = BackgroundJob()
         writer.start {
             do {
                 while var chunk = handoff.take() {
                     try file.write(chunk)
                     chunk.removeAll(keepingCapacity: true)
-                    recycler.give(chunk)
+                    spare.withLock { $0.append(chunk) }
                 }
             } catch {
                 handoff.cancel()
@@ -76,7 +77,7 @@ package enum BinaryTable {
         var next = 0
         while next < count {
             let first = next
-            let buffers = [recycler.take(), recycler.take()]
+            let buffers = spare.withLock { s in [s.popLast(), s.popLast()] }
             let chunks = try Parallel.map(2) { c -> [UInt8] in
                 let lo = min(count, first + c * rowsPerChunk), hi = min(count, lo + rowsPerChunk)
                 var cw = BinaryWriter(reusing: buffers[c], capacity: (hi - lo) * 96)

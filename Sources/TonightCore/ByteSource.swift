@@ -1,5 +1,5 @@
 import Foundation
-import TonightSnapshot
+import TonightBase
 
 /// A pull stream of bytes: fills the buffer, returns the count, 0 at end of input.
 package protocol ByteSource: AnyObject {

@@ -1,5 +1,5 @@
 import Foundation
-import TonightSnapshot
+import TonightBase
 
 /// Small POSIX file helpers with errors that name the path.
 package enum FileIO {
@@ -8,9 +8,9 @@ package enum FileIO {
     package static func read(_ url: URL) throws -> Data {
         do {
             return Data(try RegularFile.read(url.path))
-        } catch let e as SnapshotError {
-            throw TonightError(.io, "cannot read file: \(e.message)", file: url.path,
-                               hint: e.code == .missing ? "check the path" : "inputs must be regular files that do not change while the job reads them")
+        } catch let f as RegularFile.Failure {
+            throw TonightError(.io, "cannot read file: \(f.message)", file: url.path,
+                               hint: f.kind == .missing ? "check the path" : "inputs must be regular files that do not change while the job reads them")
         }
     }
 
@@ -18,8 +18,8 @@ package enum FileIO {
     package static func openRegular(_ url: URL) throws -> (fd: Int32, size: Int) {
         do {
             return try RegularFile.open(url.path)
-        } catch let e as SnapshotError {
-            throw TonightError(.io, e.message, file: url.path, hint: "inputs must be regular files")
+        } catch let f as RegularFile.Failure {
+            throw TonightError(.io, f.message, file: url.path, hint: "inputs must be regular files")
         }
     }
 

@@ -1,3 +1,4 @@
+import TonightBase
 import Dispatch
 import Foundation
 

@@ -1,5 +1,5 @@
 import Foundation
-import TonightSnapshot
+import TonightBase
 
 /// Text normalisation of feed.md: trim white space, NFC; empty means absent.
 package enum TextNormalizer {

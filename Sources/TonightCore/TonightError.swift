@@ -1,5 +1,5 @@
 import Foundation
-import TonightSnapshot
+import TonightBase
 
 /// An error with the context an on-call engineer needs: where (file, line, column),
 /// which stage, what went wrong and what to do about it. Its kind decides the exit code.
@@ -81,12 +81,10 @@ package struct TonightError: Error, CustomStringConvertible, Sendable {
 extension TonightError {
     /// Text from an input (an id, a name, a file's bytes) made safe to repeat in a message or
     /// report: control characters escaped, invalid UTF-8 replaced, at most `limit` characters.
-    package static func quoted(_ bytes: some Collection<UInt8>, limit: Int = 80) -> String {
-        SnapshotError.quoted(bytes, limit: limit)
-    }
+    package static func quoted(_ bytes: some Collection<UInt8>, limit: Int = 80) -> String { Quoted.text(bytes, limit: limit) }
 
     /// `quoted` of a string.
-    package static func quoted(_ text: String, limit: Int = 80) -> String { SnapshotError.quoted(text, limit: limit) }
+    package static func quoted(_ text: String, limit: Int = 80) -> String { Quoted.text(text, limit: limit) }
 
     /// The job stopped on a signal (exit 128 + the signal: 143 for SIGTERM, 130 for SIGINT).
     package static func interrupted(signal: Int32) -> TonightError {
@@ -94,18 +92,6 @@ extension TonightError {
                              hint: "the run is marked interrupted and its partial output removed; run again to finish")
         e.signal = signal
         return e
-    }
-
-    /// A reader or writer error of the snapshot library, with the exit code its kind calls
-    /// for: I/O (a full disk) 74, anything about the data 65.
-    package init(_ e: SnapshotError, stage: String? = nil) {
-        let kind: Kind = switch e.code {
-        case .io: .io
-        case .invalidArgument: .usage
-        default: .invalidInput
-        }
-        self.init(kind, e.message, file: e.file, stage: stage,
-                  hint: kind == .io ? "check free space and permissions where it is written" : nil)
     }
 
     /// Wraps a POSIX error number from a file operation.

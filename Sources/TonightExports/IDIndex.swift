@@ -1,4 +1,4 @@
-import Dispatch
+import TonightBase
 import TonightCore
 
 /// Interned string ids → dense indices, looked up by raw bytes: the FNV-1a hash of the bytes
@@ -144,52 +144,39 @@ extension IDIndex {
         index.arena = ids.bytes
         index.starts = ids.starts
         index.count = n
-        var repeated: [[Int]] = [[], []]
-        var filled = [0, 0]
         let reader = index  // rows' bytes, read by both cores while the slots are written
-        index.slots.withUnsafeMutableBufferPointer { slotsBuf in
-            let slots = UnsafeSendable(slotsBuf)
-            repeated.withUnsafeMutableBufferPointer { repeatedBuf in
-                let out = UnsafeSendable(repeatedBuf)
-                filled.withUnsafeMutableBufferPointer { filledBuf in
-                    let counts = UnsafeSendable(filledBuf)
-                    hashes.withUnsafeBufferPointer { hashes in
-                        let shared = UnsafeSendable(hashes)
-                        DispatchQueue.concurrentPerform(iterations: 2) { half in
-                            let slots = slots.value, hashes = shared.value
-                            var dups: [Int] = []
-                            var placed = 0
-                            for r in 0..<n {
-                                let h = hashes[r]
-                                var slot = Int(truncatingIfNeeded: h) & reader.mask
-                                guard (slot > reader.halfMask ? 1 : 0) == half else { continue }
-                                let t = Self.tag(h)
-                                var fresh = true
-                                while true {
-                                    let v = slots[slot]
-                                    if v == 0 { break }
-                                    if v & 0xFFFF_FFFF_0000_0000 == t,
-                                        reader.withBytes(of: r, { reader.equals(Int32(truncatingIfNeeded: v) - 1, $0) })
-                                    {
-                                        fresh = false
-                                        break
-                                    }
-                                    slot = reader.probe(after: slot)
-                                }
-                                if fresh {
-                                    slots[slot] = t | UInt64(UInt32(r + 1))
-                                    placed += 1
-                                } else {
-                                    dups.append(r)
-                                }
-                            }
-                            out.value[half] = dups
-                            counts.value[half] = placed
+        let halves = try! Parallel.writing(into: &index.slots, parts: 2) { half, slots -> (repeated: [Int], placed: Int) in
+            var dups: [Int] = []
+            var placed = 0
+            hashes.withUnsafeBufferPointer { hashes in
+                for r in 0..<n {
+                    let h = hashes[r]
+                    var slot = Int(truncatingIfNeeded: h) & reader.mask
+                    guard (slot > reader.halfMask ? 1 : 0) == half else { continue }
+                    let t = Self.tag(h)
+                    var fresh = true
+                    while true {
+                        let v = slots[slot]
+                        if v == 0 { break }
+                        if v & 0xFFFF_FFFF_0000_0000 == t,
+                            reader.withBytes(of: r, { reader.equals(Int32(truncatingIfNeeded: v) - 1, $0) })
+                        {
+                            fresh = false
+                            break
                         }
+                        slot = reader.probe(after: slot)
+                    }
+                    if fresh {
+                        slots[slot] = t | UInt64(UInt32(r + 1))
+                        placed += 1
+                    } else {
+                        dups.append(r)
                     }
                 }
             }
+            return (dups, placed)
         }
+        let (repeated, filled) = (halves.map(\.repeated), halves.map(\.placed))
         index.halfCounts = (filled[0], filled[1])
         let duplicates = (repeated[0] + repeated[1]).sorted()
         guard !duplicates.isEmpty else { return (index, []) }

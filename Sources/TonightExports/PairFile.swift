@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 import TonightCore
 
 /// How the second column of a pair file is read.

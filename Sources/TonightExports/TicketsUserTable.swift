@@ -1,5 +1,6 @@
-import Foundation
 import Dispatch
+import Foundation
+import TonightBase
 import TonightCore
 import TonightGeo
 
@@ -105,36 +106,26 @@ package struct TicketsUserTable: Sendable {
         }
     }
 
-    /// Places users without coordinates at their home ZIP's internal point (`postal`), on both
+    /// Places users without coordinates at their home ZIP's internal point (`postal`), on all
     /// cores; returns how many home ZIPs are not US ZIPs of the table (`ungeocoded-zip`).
     mutating func geocode(with points: ZIPPoints) -> Int {
         let n = count
         let zips = self.zips
-        var missed = [0, 0]
-        lat.withUnsafeMutableBufferPointer { latBuf in
-            lon.withUnsafeMutableBufferPointer { lonBuf in
-                location.withUnsafeMutableBufferPointer { locationBuf in
-                    missed.withUnsafeMutableBufferPointer { missedBuf in
-                        let lat = UnsafeSendable(latBuf), lon = UnsafeSendable(lonBuf)
-                        let location = UnsafeSendable(locationBuf), result = UnsafeSendable(missedBuf)
-                        DispatchQueue.concurrentPerform(iterations: 2) { h in
-                            var misses = 0
-                            for i in (h == 0 ? 0..<n / 2 : n / 2..<n) where location.value[i] == .none && !zips.isEmpty(i) {
-                                if let p = zips.withBytes(of: i, { points.point(zipBytes: $0) }) {
-                                    lat.value[i] = p.lat
-                                    lon.value[i] = p.lon
-                                    location.value[i] = .postal
-                                } else {
-                                    misses += 1
-                                }
-                            }
-                            result.value[h] = misses
-                        }
-                    }
+        let parts = max(1, min(Parallel.width, n))
+        let missed = try! Parallel.writing(into: &lat, &lon, &location, parts: parts) { p, lat, lon, location in
+            var misses = 0
+            for i in Parallel.range(p, of: parts, in: n) where location[i] == .none && !zips.isEmpty(i) {
+                if let point = zips.withBytes(of: i, { points.point(zipBytes: $0) }) {
+                    lat[i] = point.lat
+                    lon[i] = point.lon
+                    location[i] = .postal
+                } else {
+                    misses += 1
                 }
             }
+            return misses
         }
-        return missed[0] + missed[1]
+        return missed.reduce(0, +)
     }
 
 }

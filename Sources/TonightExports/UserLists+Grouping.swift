@@ -1,4 +1,4 @@
-import Dispatch
+import TonightBase
 import TonightCore
 
 extension UserLists {
@@ -19,61 +19,60 @@ extension UserLists {
         let next = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, partCount * users))
         next.initialize(repeating: 0)
         defer { next.deallocate() }
-        let shared = UnsafeSendable(next)
+        let offsets = SharedBuffer(next)
         // 1. How many values each part gives each user.
-        DispatchQueue.concurrentPerform(iterations: partCount) { p in
-            let h = shared.value.baseAddress! + p * users
+        try! Parallel.forEach(partCount) { p in
+            let h = offsets.buffer.baseAddress! + p * users
             parts[p].keys.withUnsafeBufferPointer { keys in
                 for k in keys { h[Int(k)] &+= 1 }
             }
         }
         // 2. Where each (user, part) run starts: users in order, parts in order within a
-        //    user. The two halves of the user range are summed, then filled, on both cores.
+        //    user. Ranges of users are summed, then filled, on all cores.
+        let ranges = max(1, min(Parallel.width, users))
+        let totals = try! Parallel.map(ranges) { r -> Int in
+            var total = 0
+            for u in Parallel.range(r, of: ranges, in: users) {
+                for p in 0..<partCount { total += Int(offsets.buffer[p * users + u]) }
+            }
+            return total
+        }
+        var bases: [Int32] = [0]
+        for t in totals.dropLast() { bases.append(bases.last! + Int32(t)) }
+        let rangeBases = bases
         var lists = UserLists()
         lists.starts = [Int32](repeating: 0, count: users)
         lists.counts = [Int32](repeating: 0, count: users)
-        let half = users / 2
-        var firstHalfTotal = 0
-        for p in 0..<partCount {
-            for u in 0..<half { firstHalfTotal += Int(next[p * users + u]) }
-        }
-        let base = Int32(firstHalfTotal)
-        lists.starts.withUnsafeMutableBufferPointer { startsBuf in
-            lists.counts.withUnsafeMutableBufferPointer { countsBuf in
-                let starts = UnsafeSendable(startsBuf), counts = UnsafeSendable(countsBuf)
-                DispatchQueue.concurrentPerform(iterations: 2) { h in
-                    let offsets = shared.value.baseAddress!
-                    var running: Int32 = h == 0 ? 0 : base
-                    for u in (h == 0 ? 0..<half : half..<users) {
-                        starts.value[u] = running
-                        for p in 0..<partCount {
-                            let n = offsets[p * users + u]
-                            offsets[p * users + u] = running
-                            running &+= n
-                        }
-                        counts.value[u] = running &- starts.value[u]
+        lists.counts.withUnsafeMutableBufferPointer { countsBuffer in
+            let counts = SharedBuffer(countsBuffer)
+            _ = try! Parallel.writing(into: &lists.starts, parts: ranges) { r, starts in
+                var running = rangeBases[r]
+                for u in Parallel.range(r, of: ranges, in: users) {
+                    starts[u] = running
+                    for p in 0..<partCount {
+                        let n = offsets.buffer[p * users + u]
+                        offsets.buffer[p * users + u] = running
+                        running &+= n
                     }
+                    counts.buffer[u] = running &- starts[u]
                 }
             }
         }
         // 3. Every part scatters its values to its runs.
         lists.values = [UInt64](repeating: 0, count: total)
-        lists.values.withUnsafeMutableBufferPointer { valuesBuf in
-            let out = UnsafeSendable(valuesBuf)
-            DispatchQueue.concurrentPerform(iterations: partCount) { p in
-                let at = shared.value.baseAddress! + p * users
-                parts[p].keys.withUnsafeBufferPointer { keys in
-                    parts[p].values.withUnsafeBufferPointer { values in
-                        for k in 0..<keys.count {
-                            let u = Int(keys[k])
-                            out.value[Int(at[u])] = values[k]
-                            at[u] &+= 1
-                        }
+        _ = try! Parallel.writing(into: &lists.values, parts: partCount) { p, out in
+            let at = offsets.buffer.baseAddress! + p * users
+            parts[p].keys.withUnsafeBufferPointer { keys in
+                parts[p].values.withUnsafeBufferPointer { values in
+                    for k in 0..<keys.count {
+                        let u = Int(keys[k])
+                        out[Int(at[u])] = values[k]
+                        at[u] &+= 1
                     }
                 }
             }
         }
-        // 4. Repeats dropped in place, on both cores over halves of the users.
+        // 4. Repeats dropped in place, on all cores over ranges of users.
         let dropped = lists.deduplicate()
         return (lists, dropped)
     }
@@ -109,11 +108,11 @@ extension UserLists {
         for part in parts { starts.append(starts.last! + part.values.count) }
         let offsets = starts
         lists.values = [UInt64](unsafeUninitializedCapacity: total) { buffer, count in
-            let out = UnsafeSendable(buffer)
-            DispatchQueue.concurrentPerform(iterations: parts.count) { p in
+            let out = SharedBuffer(buffer)
+            try! Parallel.forEach(parts.count) { p in
                 parts[p].values.withUnsafeBufferPointer { values in
                     guard let base = values.baseAddress else { return }
-                    (out.value.baseAddress! + offsets[p]).initialize(from: base, count: values.count)
+                    (out.buffer.baseAddress! + offsets[p]).initialize(from: base, count: values.count)
                 }
             }
             count = total
@@ -122,54 +121,49 @@ extension UserLists {
     }
 
     /// Drops repeated values within each list (the first stays, order kept); returns how many.
+    /// Ranges of users on all cores (each writes only its users' values and counts).
     private mutating func deduplicate() -> Int {
         let users = counts.count
         let starts = self.starts
-        var dropped = [0, 0]
-        values.withUnsafeMutableBufferPointer { valuesBuf in
-            let values = UnsafeSendable(valuesBuf)
-            counts.withUnsafeMutableBufferPointer { countsBuf in
-                let counts = UnsafeSendable(countsBuf)
-                dropped.withUnsafeMutableBufferPointer { droppedBuf in
-                    let result = UnsafeSendable(droppedBuf)
-                    DispatchQueue.concurrentPerform(iterations: 2) { h in
-                        var n = 0
-                        var seen = Set<UInt64>()
-                        for u in (h == 0 ? 0..<users / 2 : users / 2..<users) where counts.value[u] > 1 {
-                            let lo = Int(starts[u]), count = Int(counts.value[u])
-                            let list = UnsafeMutableBufferPointer(rebasing: values.value[lo..<lo + count])
-                            var kept = 1
-                            if count <= 32 {
-                                // Short lists (nearly all): a scan of the kept prefix.
-                                for k in 1..<count {
-                                    let v = list[k]
-                                    var repeated = false
-                                    for j in 0..<kept where list[j] == v {
-                                        repeated = true
-                                        break
-                                    }
-                                    if !repeated {
-                                        list[kept] = v
-                                        kept += 1
-                                    }
-                                }
-                            } else {
-                                // Long lists: a set, so a user with huge lists stays linear.
-                                seen.removeAll(keepingCapacity: true)
-                                seen.insert(list[0])
-                                for k in 1..<count where seen.insert(list[k]).inserted {
-                                    list[kept] = list[k]
-                                    kept += 1
-                                }
+        let ranges = max(1, min(Parallel.width, users))
+        let dropped = values.withUnsafeMutableBufferPointer { valuesBuffer -> [Int] in
+            let values = SharedBuffer(valuesBuffer)
+            return try! Parallel.writing(into: &counts, parts: ranges) { r, counts in
+                var n = 0
+                var seen = Set<UInt64>()
+                for u in Parallel.range(r, of: ranges, in: users) where counts[u] > 1 {
+                    let lo = Int(starts[u]), count = Int(counts[u])
+                    let list = UnsafeMutableBufferPointer(rebasing: values.buffer[lo..<lo + count])
+                    var kept = 1
+                    if count <= 32 {
+                        // Short lists (nearly all): a scan of the kept prefix.
+                        for k in 1..<count {
+                            let v = list[k]
+                            var repeated = false
+                            for j in 0..<kept where list[j] == v {
+                                repeated = true
+                                break
                             }
-                            n += count - kept
-                            counts.value[u] = Int32(kept)
+                            if !repeated {
+                                list[kept] = v
+                                kept += 1
+                            }
                         }
-                        result.value[h] = n
+                    } else {
+                        // Long lists: a set, so a user with huge lists stays linear.
+                        seen.removeAll(keepingCapacity: true)
+                        seen.insert(list[0])
+                        for k in 1..<count where seen.insert(list[k]).inserted {
+                            list[kept] = list[k]
+                            kept += 1
+                        }
                     }
+                    n += count - kept
+                    counts[u] = Int32(kept)
                 }
+                return n
             }
         }
-        return dropped[0] + dropped[1]
+        return dropped.reduce(0, +)
     }
 }

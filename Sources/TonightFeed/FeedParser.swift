@@ -1,5 +1,6 @@
 import CLibXML2
 import Foundation
+import TonightBase
 import TonightCore
 
 /// What parse-feed produces: the four tables, the rejects and the warning counts.
@@ -62,15 +63,28 @@ package enum FeedParser {
         referenceTablesReady: (([FeedArtist], [FeedVenue], [FeedCategory]) -> Void)? = nil
     ) throws -> FeedParseResult {
         let traceStart = DispatchTime.now().uptimeNanoseconds
-        let queue = BatchQueue()
-        let handler = FeedSAXHandler(path: path, limits: options.limits, requiredRoot: options.requiredRoot, queue: queue)
+        let queue = Handoff<RawRecordBatch>(capacity: 4)
+        let spare = Locked<[RawRecordBatch]>([])
+        let handler = FeedSAXHandler(path: path, limits: options.limits, requiredRoot: options.requiredRoot, queue: queue, spare: spare)
         // Record building (strings, numbers, dates, validation) runs on a second thread while
-        // libxml2 parses: the two cores share the work.
-        let builder = RecordBuilderThread(camefrom: options.camefrom, queue: queue)
-        builder.start()
+        // libxml2 parses: the two cores share the work. Emptied batches come back through
+        // `spare`, so their buffers are reused (no frees on another thread).
+        let built = Locked<FeedCollector?>(nil)
+        let builder = BackgroundJob()
+        let camefrom = options.camefrom
+        builder.start {
+            var decoder = RawRecordDecoder(camefrom: camefrom)
+            var collector = FeedCollector(camefrom: camefrom)
+            while let batch = queue.take() {
+                decoder.decode(batch, into: &collector)
+                batch.reset()
+                spare.withLock { if $0.count < 6 { $0.append(batch) } }
+            }
+            built.withLock { $0 = collector }
+        }
         defer {
-            queue.close()
-            builder.join()
+            queue.cancel()
+            try? builder.join()
         }
         let unmanaged = Unmanaged.passRetained(handler)
         defer { unmanaged.release() }
@@ -115,10 +129,10 @@ package enum FeedParser {
         handler.flush()
         let saxDone = DispatchTime.now().uptimeNanoseconds
         queue.close()
-        builder.join()
+        try builder.join()
         let buildDone = DispatchTime.now().uptimeNanoseconds
 
-        var c = builder.collector
+        guard var c = built.current else { throw TonightError(.internal, "the record builder ended without a result", file: path) }
         for (name, count) in handler.unknownElements {
             c.unknownElements[name] = count
         }

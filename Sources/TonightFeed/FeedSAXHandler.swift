@@ -1,5 +1,6 @@
 import CLibXML2
 import Foundation
+import TonightBase
 import TonightCore
 
 /// Receives libxml2's SAX2 events for the feed: tracks the element path, enforces the
@@ -18,7 +19,9 @@ final class FeedSAXHandler {
     var failure: TonightError?
     var context: XMLParserContext!
     /// Full batches go here; the record-building thread takes them.
-    let queue: BatchQueue
+    let queue: Handoff<RawRecordBatch>
+    /// Emptied batches, back from the record-building thread.
+    let spare: Locked<[RawRecordBatch]>
 
     private var depth = 0
     /// The deepest nesting seen (0: no element yet).
@@ -46,11 +49,12 @@ final class FeedSAXHandler {
     private var fieldNames: ContiguousArray<(UnsafePointer<xmlChar>, FeedField)> = []
     private var fieldStart: ContiguousArray<Int> = []
 
-    init(path: String, limits: XMLLimits, requiredRoot: String?, queue: BatchQueue) {
+    init(path: String, limits: XMLLimits, requiredRoot: String?, queue: Handoff<RawRecordBatch>, spare: Locked<[RawRecordBatch]>) {
         self.path = path
         self.limits = limits
         self.requiredRoot = requiredRoot
         self.queue = queue
+        self.spare = spare
         batch = RawRecordBatch(capacity: Self.batchBytes + (64 << 10))
     }
 
@@ -274,7 +278,7 @@ final class FeedSAXHandler {
                 inRecord = false
                 if batch.count >= Self.batchBytes {
                     queue.put(batch)
-                    batch = queue.fresh(capacity: Self.batchBytes + (64 << 10))
+                    batch = spare.withLock { $0.popLast() } ?? RawRecordBatch(capacity: Self.batchBytes + (64 << 10))
                 }
             }
         case 2:

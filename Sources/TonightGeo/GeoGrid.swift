@@ -1,3 +1,4 @@
+import TonightBase
 import Foundation
 
 /// Cells of 1° of latitude by 1° of longitude, the spatial index of both rankers: events

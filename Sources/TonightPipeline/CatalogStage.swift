@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 import TonightCore
 import TonightExports
 import TonightFeed

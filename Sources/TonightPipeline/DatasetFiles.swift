@@ -1,6 +1,7 @@
 import Foundation
 import TonightCore
 import TonightSnapshot
+import TonightSnapshotWriter
 
 /// The snapshot datasets a stage writes into its output directory, already in the published
 /// format (seekable zstd NDJSON in key order plus the key index), so that `publish` only

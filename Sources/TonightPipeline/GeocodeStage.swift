@@ -2,6 +2,7 @@ import Foundation
 import TonightCore
 import TonightFeed
 import TonightGeo
+import TonightRanking
 
 /// `geocode`: every venue placed from the bundled table; events get venue-local starts.
 package struct GeocodeStage: Stage {

@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 import TonightCore
 
 /// Progress of the running stage on a terminal: done / total in the stage's own unit (bytes

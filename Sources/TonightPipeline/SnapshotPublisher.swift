@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TonightBase
 import TonightCore
 import TonightSnapshot
 

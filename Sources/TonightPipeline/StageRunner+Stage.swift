@@ -1,6 +1,7 @@
 import CSystem
 import Foundation
 import Logging
+import TonightBase
 import TonightCore
 import TonightSnapshot
 

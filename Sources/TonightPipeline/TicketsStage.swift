@@ -1,11 +1,13 @@
 import Foundation
 import TonightAffinity
+import TonightBase
 import TonightCore
 import TonightExports
 import TonightFeed
 import TonightGeo
 import TonightRanking
 import TonightSnapshot
+import TonightSnapshotWriter
 
 /// `tickets`: every Tickets Tonight user's explore deck, favourites feed and tonight's picks,
 /// written as snapshot datasets: a pure function of the inputs and the config (alerts, which
@@ -57,7 +59,7 @@ package struct TicketsStage: Stage {
         // (whose frames are compressed on all cores). Order is kept, so the bytes do not
         // depend on the thread count.
         let handoff = Handoff<[TicketsBatch]>(capacity: 2)
-        let spare = Recycler<TicketsBatch>()
+        let spare = Locked<[TicketsBatch]>([])
         let sink = TicketsSink(writers: writers, users: users)
         let writer = BackgroundJob()
         writer.start {
@@ -66,7 +68,7 @@ package struct TicketsStage: Stage {
                     try sink.write(parts)
                     for var p in parts {
                         p.removeAll()
-                        spare.give(p)
+                        spare.withLock { $0.append(p) }
                     }
                 }
             } catch {
@@ -85,7 +87,7 @@ package struct TicketsStage: Stage {
             let blockStart = start, blockEnd = min(users.count, start + Self.blockSize)
             // Each worker ranks a contiguous slice; slices are written in order.
             let parts = try Parallel.map(workers) { w -> TicketsBatch in
-                var batch = spare.take() ?? TicketsBatch()
+                var batch = spare.withLock { $0.popLast() } ?? TicketsBatch()
                 let from = blockStart + (blockEnd - blockStart) * w / workers
                 let to = blockStart + (blockEnd - blockStart) * (w + 1) / workers
                 Self.rank(users, from..<to, ranker: rankers[w], index: index, into: &batch)

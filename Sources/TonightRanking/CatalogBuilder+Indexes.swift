@@ -2,7 +2,7 @@ import Foundation
 import TonightCore
 import TonightFeed
 import TonightGeo
-import TonightSnapshot
+import TonightBase
 
 extension CatalogBuilder {
     /// Orders artists by favourites (desc), upcoming events (desc, if `byUpcoming`), name in

@@ -2,7 +2,7 @@ import Foundation
 import TonightCore
 import TonightFeed
 import TonightGeo
-import TonightSnapshot
+import TonightBase
 
 /// The catalog datasets of recommendations.md ("Catalog and indexes"): cleaned events, venues,
 /// artists (with favourite and upcoming-event counts), categories, and the `artist_suggest`,

@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 import TonightExports
 import TonightGeo
 

@@ -1,3 +1,4 @@
+import TonightBase
 import Foundation
 
 /// The key index of a dataset held in memory: the first and last key of every frame, as raw

@@ -1,3 +1,4 @@
+import TonightBase
 import Foundation
 
 /// Finds the values at the paths of a dataset's reference rules in one record line, walking

@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 
 /// SHA-256 (FIPS 180-4), used by `verify` to check every file against the manifest.
 ///
@@ -95,7 +96,7 @@ package struct SHA256 {
 
     /// The SHA-256 of a whole file, read in 1 MiB pieces.
     package static func file(_ path: String) throws -> String {
-        let (fd, _) = try RegularFile.open(path)
+        let (fd, _) = try SnapshotError.reading { try RegularFile.open(path) }
         defer { close(fd) }
         var hasher = SHA256()
         var buf = [UInt8](repeating: 0, count: 1 << 20)

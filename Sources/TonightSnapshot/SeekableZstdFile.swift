@@ -1,5 +1,6 @@
 import CZstd
 import Foundation
+import TonightBase
 
 /// A file in the Zstandard seekable format (zstd's `contrib/seekable_format`): independent
 /// frames followed by a seek table in a skippable frame. Opening reads only the seek table;
@@ -18,8 +19,8 @@ public final class SeekableZstdFile: @unchecked Sendable {
         public var checksum: UInt32?
     }
 
-    static let skippableMagic: UInt32 = 0x184D_2A5E
-    static let seekableMagic: UInt32 = 0x8F92_EAB1
+    package static let skippableMagic: UInt32 = 0x184D_2A5E
+    package static let seekableMagic: UInt32 = 0x8F92_EAB1
 
     /// The file's path.
     public let path: String
@@ -31,7 +32,7 @@ public final class SeekableZstdFile: @unchecked Sendable {
     /// Opens a file and reads its seek table.
     public init(path: String) throws {
         self.path = path
-        fd = try RegularFile.open(path).fd
+        fd = try SnapshotError.reading { try RegularFile.open(path).fd }
         do {
             frames = try Self.readSeekTable(fd: fd, path: path)
         } catch {
@@ -54,7 +55,7 @@ public final class SeekableZstdFile: @unchecked Sendable {
         return buf
     }
 
-    static func le32(_ b: [UInt8], _ at: Int) -> UInt32 {
+    package static func le32(_ b: [UInt8], _ at: Int) -> UInt32 {
         UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 | UInt32(b[at + 3]) << 24
     }
 

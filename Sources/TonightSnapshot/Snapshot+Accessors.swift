@@ -1,3 +1,4 @@
+import TonightBase
 import Foundation
 
 /// Typed accessors, one per dataset of snapshots.md. A key with no record gives an empty list

@@ -1,3 +1,4 @@
+import TonightBase
 import Foundation
 
 /// The outcome of `Snapshot.verify()`.
@@ -92,9 +93,7 @@ extension Snapshot {
 
     /// `body` for every name, on all cores, results in order.
     static func concurrently<T: Sendable>(_ names: [String], _ body: @Sendable (String) -> T) -> [T] {
-        let results = Results<T>(names.count)
-        DispatchQueue.concurrentPerform(iterations: names.count) { i in results.set(i, body(names[i])) }
-        return results.values.map { $0! }
+        (try? Parallel.map(names.count) { body(names[$0]) }) ?? []
     }
 
     /// The raw key of a record line (`{"key":"…",…}`), checking the line is a JSON object.
@@ -242,17 +241,5 @@ struct DatasetCheck: Sendable {
         summarizeDangling()
         held = []
         return report
-    }
-}
-
-/// Results written by concurrent workers, one slot each.
-final class Results<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var values: [T?]
-    init(_ n: Int) { values = Array(repeating: nil, count: n) }
-    func set(_ i: Int, _ v: T) {
-        lock.lock()
-        values[i] = v
-        lock.unlock()
     }
 }

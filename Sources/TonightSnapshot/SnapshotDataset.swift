@@ -1,3 +1,4 @@
+import TonightBase
 import Foundation
 
 /// One dataset of an open snapshot: the seekable file and its key index. A lookup is a binary

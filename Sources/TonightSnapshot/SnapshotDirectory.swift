@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 
 /// The snapshot root (`OUT/snapshots`): `CURRENT` and one directory per snapshot.
 public struct SnapshotDirectory: Sendable {
@@ -26,7 +27,7 @@ public struct SnapshotDirectory: Sendable {
         let path = root.appendingPathComponent("CURRENT").path
         let data: [UInt8]
         do {
-            data = try RegularFile.read(path, maxBytes: 4096)
+            data = try SnapshotError.reading { try RegularFile.read(path, maxBytes: 4096) }
         } catch let e as SnapshotError where e.code == .missing {
             throw SnapshotError(file: path, "no CURRENT file: nothing has been published here yet", code: .missing)
         } catch let e as SnapshotError {

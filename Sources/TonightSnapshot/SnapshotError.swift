@@ -1,3 +1,5 @@
+import TonightBase
+
 /// An error of the snapshot reader: which file, what is wrong, and a code to match on.
 public struct SnapshotError: Error, CustomStringConvertible, Sendable {
     /// The class of a reader error, for callers that react differently to each.
@@ -37,26 +39,27 @@ public struct SnapshotError: Error, CustomStringConvertible, Sendable {
 
     /// Text taken from a file or an argument, made safe to repeat in a message: control
     /// characters escaped, invalid UTF-8 replaced, at most `limit` characters.
-    public static func quoted(_ bytes: some Collection<UInt8>, limit: Int = 80) -> String {
-        let text = String(decoding: bytes.prefix(limit * 4), as: UTF8.self)
-        var out = ""
-        var n = 0
-        for scalar in text.unicodeScalars {
-            if n == limit {
-                out += "…"
-                break
-            }
-            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
-                out += scalar.escaped(asASCII: true)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-            n += 1
-        }
-        if n < limit && bytes.count > limit * 4 { out += "…" }
-        return out
-    }
+    public static func quoted(_ bytes: some Collection<UInt8>, limit: Int = 80) -> String { Quoted.text(bytes, limit: limit) }
 
     /// `quoted` of a string.
-    public static func quoted(_ text: String, limit: Int = 80) -> String { quoted(Array(text.utf8), limit: limit) }
+    public static func quoted(_ text: String, limit: Int = 80) -> String { Quoted.text(text, limit: limit) }
+
+    /// Runs `body`, turning a file that could not be read into the reader's error.
+    static func reading<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let f as RegularFile.Failure {
+            throw SnapshotError(f)
+        }
+    }
+
+    /// The reader's error for a file that could not be read.
+    init(_ failure: RegularFile.Failure) {
+        let code: Code = switch failure.kind {
+        case .missing: .missing
+        case .io, .changed: .io
+        case .notRegular, .tooLarge: .corrupt
+        }
+        self.init(file: failure.path, failure.message, code: code)
+    }
 }

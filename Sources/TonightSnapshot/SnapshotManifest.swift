@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 
 /// `manifest.json` of a snapshot (snapshots.md): what was published, from what, by which code.
 public struct SnapshotManifest: Codable, Sendable, Equatable {
@@ -7,7 +8,7 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
     public static func read(_ path: String) throws -> SnapshotManifest {
         let bytes: [UInt8]
         do {
-            bytes = try RegularFile.read(path, maxBytes: 16 << 20)
+            bytes = try SnapshotError.reading { try RegularFile.read(path, maxBytes: 16 << 20) }
         } catch let e as SnapshotError where e.code == .missing {
             throw SnapshotError(file: path, "no manifest (is this a snapshot directory?)", code: .missing)
         }

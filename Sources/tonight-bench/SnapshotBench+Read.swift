@@ -1,5 +1,6 @@
 import Foundation
 import TonightSnapshot
+import TonightSnapshotWriter
 
 extension SnapshotBench {
     /// Drops the files' pages from the OS cache (posix_fadvise), for cold figures.

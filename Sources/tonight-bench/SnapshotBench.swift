@@ -3,6 +3,7 @@ import Foundation
 import TonightCore
 import TonightGenerator
 import TonightSnapshot
+import TonightSnapshotWriter
 
 /// Snapshot writing and reading at full size: an explore-shaped dataset of 1,000,000 users
 /// (goals: write ≥ 200 MB/s of NDJSON on 2 cores, open < 50 ms, ≥ 100,000 random lookups/s on

@@ -60,7 +60,7 @@ struct SnapshotCommand: ParsableCommand {
             let snapshot = try id ?? dir.currentID()
             _ = try dir.manifest(snapshot)
             let path = dir.root.appendingPathComponent(snapshot).appendingPathComponent("manifest.json").path
-            FileHandle.standardOutput.write(Data(try RegularFile.read(path, maxBytes: 16 << 20)))
+            FileHandle.standardOutput.write(try FileIO.read(URL(fileURLWithPath: path)))
         }
     }
 

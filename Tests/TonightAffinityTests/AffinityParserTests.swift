@@ -119,11 +119,12 @@ import TonightCore
 }
 
 extension AffinityParserTests {
-    /// The file is read in two halves cut where a block starts: every count, reject line,
-    /// unknown source and edge must be what one pass gives, wherever the cut falls (blocks
-    /// left open before it, rejects after it, repeated pairs across it, CRLF, a BOM).
-    @Test(arguments: [0, 1, 2, 3, 4, 5])
-    func twoHalvesReadAsOnePass(_ shape: Int) throws {
+    /// The file is read in pieces (one per core) cut where a block starts: every count,
+    /// reject line, unknown source and edge must be what one pass gives, wherever the cuts
+    /// fall (blocks left open before them, rejects after them, repeated pairs across them,
+    /// CRLF, a BOM), for any number of pieces.
+    @Test(arguments: [0, 1, 2, 3, 4, 5], [2, 3, 7])
+    func piecesReadAsOnePass(_ shape: Int, _ pieces: Int) throws {
         var text = shape % 2 == 0 ? "\u{FEFF}" : ""
         let end = shape >= 4 ? "\r\n" : "\n"
         for b in 0..<40 {
@@ -141,7 +142,7 @@ extension AffinityParserTests {
         p.maxRejectShare = 1
         let bytes = Array(text.utf8)
         let (halves, one, cut) = try bytes.withUnsafeBufferPointer {
-            (try p.parse($0, path: "a.txt"), try p.parse($0, path: "a.txt", split: false),
+            (try p.parse($0, path: "a.txt", pieces: pieces), try p.parse($0, path: "a.txt", split: false),
              AffinityParser.blockStart(in: $0, after: $0.count / 2))
         }
         #expect(cut != nil)  // the file was really read in two halves

@@ -49,7 +49,13 @@ import TonightSnapshot
             usleep(UInt32(duration * (Double(k) + 0.5) / 10 * 1e6))
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
-            if p.terminationReason == .uncaughtSignal, let id = RunStore(work: work).runIDs().first { killed.append(id) }
+            // A kill that lands after run.json says `completed` (the last thing a run writes)
+            // killed nothing the next run needs to mark.
+            if p.terminationReason == .uncaughtSignal, let id = RunStore(work: work).runIDs().first,
+               let run = try? RunRecord.read(RunStore(work: work).runDirectory(id).appendingPathComponent("run.json")),
+               run.status == "running" {
+                killed.append(id)
+            }
             try Self.checkCurrent(work)
         }
         #expect(killed.count >= 6, "most kills should land before the run ends (\(killed.count))")

@@ -1,3 +1,4 @@
+import TonightRanking
 import Foundation
 import Testing
 import TonightAffinity

@@ -1,3 +1,5 @@
+import TonightBase
+import TonightRanking
 import Foundation
 import TonightAffinity
 import TonightExports

@@ -4,6 +4,7 @@ import TonightCore
 @testable import TonightPipeline
 import TonightGenerator
 import TonightGeo
+import TonightRanking
 
 @Suite struct StageRunnerTests {
     @Test func firstRunRunsThenReuses() throws {
@@ -226,7 +227,7 @@ extension GeneratedFaultsTests {
         let work = temporaryDirectory()
         let r = try runner(inputs: GeneratedFaultsTests.dir, work: work) { $0.only = ["parse-feed", "geocode"] }.run()
         let dir = RunStore(work: work).runDirectory(r.runId).appendingPathComponent("geocode")
-        let venues = try BinaryTable.read(TonightGeo.GeocodedVenue.self, table: "venues", from: dir.appendingPathComponent("venues.bin"))
+        let venues = try BinaryTable.read(TonightRanking.GeocodedVenue.self, table: "venues", from: dir.appendingPathComponent("venues.bin"))
         let table = TonightGeo.GeoTable.bundled
         let realZIPs = Set(table.zips.map(\.zip))
         var canadian = 0, canadianCity = 0

@@ -1,3 +1,4 @@
+import TonightSnapshotWriter
 import Foundation
 import Testing
 @testable import TonightSnapshot

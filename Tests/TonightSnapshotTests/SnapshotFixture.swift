@@ -1,3 +1,5 @@
+import TonightSnapshotWriter
+import TonightBase
 import Foundation
 @testable import TonightSnapshot
 

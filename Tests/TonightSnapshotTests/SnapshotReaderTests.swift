@@ -1,3 +1,4 @@
+import TonightBase
 import Foundation
 import Testing
 @testable import TonightSnapshot

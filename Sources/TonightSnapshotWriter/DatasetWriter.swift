@@ -1,4 +1,6 @@
 import Foundation
+import TonightBase
+import TonightSnapshot
 
 /// Writes one dataset of a snapshot: `<name>.ndjson.zst` (seekable zstd, NDJSON records in key
 /// order, whole records per frame) and its key index `<name>.index.ndjson.zst` (one line per

@@ -56,26 +56,3 @@ package final class Handoff<Item: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 }
-
-/// Emptied buffers passed back from a consumer thread to the producer, so that large
-/// buffers are reused instead of being freed on one thread and allocated again on another
-/// (which fragments glibc's heaps: the `tickets` stage grew by 800 MB without it).
-package final class Recycler<Item>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Item] = []
-
-    package init() {}
-
-    package func give(_ item: Item) {
-        lock.lock()
-        items.append(item)
-        lock.unlock()
-    }
-
-    /// A recycled item, or nil when none is free.
-    package func take() -> Item? {
-        lock.lock()
-        defer { lock.unlock() }
-        return items.popLast()
-    }
-}

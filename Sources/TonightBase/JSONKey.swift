@@ -1,10 +1,12 @@
+import Foundation
+
 /// The JSON string encoding of keys, exactly as the pipeline's JSON writer produces it
 /// (`"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`, the rest raw
 /// UTF-8), and its inverse for the index lines. Lookups compare encoded bytes.
-enum JSONKey {
+package enum JSONKey {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    static func appendEncoded(_ key: String, to out: inout [UInt8]) {
+    package static func appendEncoded(_ key: String, to out: inout [UInt8]) {
         out.append(0x22)
         for c in key.utf8 {
             switch c {
@@ -21,7 +23,7 @@ enum JSONKey {
     }
 
     /// The bytes a record with this key starts with: `{"key":"…"`.
-    static func recordPrefix(_ key: String) -> [UInt8] {
+    package static func recordPrefix(_ key: String) -> [UInt8] {
         var out = Array(#"{"key":"#.utf8)
         appendEncoded(key, to: &out)
         return out
@@ -29,7 +31,7 @@ enum JSONKey {
 
     /// Decodes the JSON string starting at `bytes[at]` (the opening quote). Returns the raw
     /// UTF-8 bytes and the index after the closing quote, or nil if malformed.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> ([UInt8], Int)? {
+    package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> ([UInt8], Int)? {
         guard start < bytes.count, bytes[start] == 0x22 else { return nil }
         var out: [UInt8] = []
         var i = start + 1

@@ -1,5 +1,7 @@
 import CZstd
 import Foundation
+import TonightBase
+import TonightSnapshot
 
 /// Writes the Zstandard seekable format: whole NDJSON records per frame (at most
 /// `frameBytes` of them, one larger record alone), content checksums on, frames compressed
@@ -85,21 +87,20 @@ package struct SeekableZstdWriter {
         let batch = raw
         raw = []
         let level = self.level
-        let results = UnsafeResults(batch.count)
-        let workers = min(batch.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            // One context per worker: creating one per frame costs ~10 % at 64 KiB frames.
-            guard let cctx = ZSTD_createCCtx() else { return }
+        let workers = min(batch.count, Parallel.width)
+        // Worker w compresses frames w, w + workers, …, with one context of its own (creating
+        // one per frame costs ~10 % at 64 KiB frames).
+        let parts = try Parallel.map(workers) { w -> [[UInt8]?] in
+            guard let cctx = ZSTD_createCCtx() else { return [] }
             defer { ZSTD_freeCCtx(cctx) }
-            var i = w
-            while i < batch.count {
-                results.set(i, Self.compress(batch[i].0, level: level, cctx: cctx))
-                i += workers
-            }
+            return stride(from: w, to: batch.count, by: workers).map { Self.compress(batch[$0].0, level: level, cctx: cctx) }
         }
         chunk.removeAll(keepingCapacity: true)
-        for (i, r) in results.values.enumerated() {
-            guard let r, r.count >= 4 else { throw SnapshotError(file: "(writer)", "zstd compression failed") }
+        for i in batch.indices {
+            let (w, k) = (i % workers, i / workers)
+            guard k < parts[w].count, let r = parts[w][k], r.count >= 4 else {
+                throw SnapshotError(file: "(writer)", "zstd compression failed")
+            }
             // The frame's content checksum (its last 4 bytes) is the low 32 bits of XXH64.
             entries.append((UInt32(r.count), UInt32(batch[i].1.bytes), SeekableZstdFile.le32(r, r.count - 4)))
             frames.append(batch[i].1)
@@ -149,16 +150,5 @@ package struct SeekableZstdWriter {
         output.append(contentsOf: table)
         defer { output = [] }
         return output
-    }
-}
-
-final class UnsafeResults: @unchecked Sendable {
-    private let lock = NSLock()
-    var values: [[UInt8]?]
-    init(_ n: Int) { values = Array(repeating: nil, count: n) }
-    func set(_ i: Int, _ v: [UInt8]?) {
-        lock.lock()
-        values[i] = v
-        lock.unlock()
     }
 }

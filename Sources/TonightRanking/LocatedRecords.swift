@@ -1,6 +1,7 @@
 import Foundation
 import TonightCore
 import TonightFeed
+import TonightGeo
 
 /// A venue with where it is (the `venues` table of the geocode stage).
 package struct GeocodedVenue: Sendable, Equatable, BinaryRecord {

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Geohash cells (base-32, longitude bit first), for the `nearby` dataset.
+package enum Geohash {
+    private static let alphabet = Array("0123456789bcdefghjkmnpqrstuvwxyz".utf8)
+
+    /// The cell of precision `length` holding the point.
+    package static func encode(lat: Double, lon: Double, length: Int) -> String {
+        var latRange = (-90.0, 90.0), lonRange = (-180.0, 180.0)
+        var out: [UInt8] = []
+        var bit = 0, value = 0, even = true
+        while out.count < length {
+            if even {
+                let mid = (lonRange.0 + lonRange.1) / 2
+                if lon >= mid { value = value << 1 | 1; lonRange.0 = mid } else { value <<= 1; lonRange.1 = mid }
+            } else {
+                let mid = (latRange.0 + latRange.1) / 2
+                if lat >= mid { value = value << 1 | 1; latRange.0 = mid } else { value <<= 1; latRange.1 = mid }
+            }
+            even.toggle()
+            bit += 1
+            if bit == 5 {
+                out.append(alphabet[value])
+                bit = 0
+                value = 0
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Cell height and width in degrees at `length`.
+    package static func cellSize(length: Int) -> (lat: Double, lon: Double) {
+        let bits = length * 5
+        let lonBits = (bits + 1) / 2, latBits = bits / 2
+        return (180 / Double(1 << latBits), 360 / Double(1 << lonBits))
+    }
+
+    /// Every cell of precision `length` that meets the circle of `radiusKm` around the point
+    /// (a superset: the cells of its bounding box), sorted.
+    package static func cells(lat: Double, lon: Double, radiusKm: Double, length: Int) -> [String] {
+        let size = cellSize(length: length)
+        let dLat = radiusKm / 111.0
+        let latMin = max(-89.999999, lat - dLat), latMax = min(89.999999, lat + dLat)
+        let widest = max(abs(latMin), abs(latMax))
+        let dLon = min(180, radiusKm / (111.320 * max(0.01, cos(widest * .pi / 180))))
+        var cells = Set<String>()
+        var y = latMin
+        while true {
+            var x = lon - dLon
+            while true {
+                let wrapped = x < -180 ? x + 360 : (x >= 180 ? x - 360 : x)
+                cells.insert(encode(lat: y, lon: wrapped, length: length))
+                if x >= lon + dLon { break }
+                x = min(x + size.lon / 2, lon + dLon)
+            }
+            if y >= latMax { break }
+            y = min(y + size.lat / 2, latMax)
+        }
+        return cells.sorted()
+    }
+}
