@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        // `make docs`: the reader's DocC catalog (swift package generate-documentation).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -51,19 +53,21 @@ let package = Package(
             dependencies: ["TonightBase", "CZstd", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "TonightFeed", dependencies: ["CLibXML2", "TonightCore", "TonightBase"],
-            // The SAX callbacks run ~2 million times per feed: dynamic exclusivity checks
-            // cost a third of our share of the parse (measured with perf).
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
+            // Exclusivity checks stay on: without them the parse was no faster (A/B of
+            // `tonight-bench parse-feed --other-build`, Docs/BENCHMARKS.md). The unchecked
+            // variant builds with TONIGHT_EXCLUSIVITY=unchecked, to measure again.
+            swiftSettings: Context.environment["TONIGHT_EXCLUSIVITY"] == "unchecked"
+                ? [.unsafeFlags(["-enforce-exclusivity=unchecked"])] : []),
         .target(name: "TonightAffinity", dependencies: ["TonightCore", "TonightBase"]),
         .target(name: "TonightGeo", dependencies: ["TonightCore", "TonightBase"], resources: [.copy("Resources/geotable.tsv.zst")]),
         .target(name: "TonightExports", dependencies: ["TonightCore", "TonightBase", "TonightGeo"]),
         .target(name: "TonightRanking", dependencies: ["TonightCore", "TonightBase", "TonightFeed", "TonightGeo", "TonightExports"]),
-        .target(name: "TonightGenerator", dependencies: ["TonightCore", "TonightBase", "TonightGeo"]),
+        .target(name: "TonightGenerator", dependencies: ["TonightCore", "TonightGeo"]),
         .target(
             name: "TonightPipeline",
             dependencies: [
                 "TonightCore", "TonightBase", "TonightFeed", "TonightAffinity", "TonightGeo", "TonightExports",
-                "TonightGenerator", "TonightRanking", "TonightSnapshot", "TonightSnapshotWriter", "CSystem",
+                "TonightRanking", "TonightSnapshot", "TonightSnapshotWriter", "CSystem",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -77,25 +81,32 @@ let package = Package(
         .executableTarget(
             name: "tonight-bench",
             dependencies: [
-                "TonightPipeline", "TonightCore", "TonightBase", "TonightGenerator", "TonightSnapshot", "TonightSnapshotWriter",
+                "TonightPipeline", "TonightCore", "TonightFeed", "TonightGeo", "TonightGenerator", "TonightSnapshot",
+                "TonightSnapshotWriter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // Helpers every test target shares (temporary directories, shell, the tonight executable,
+        // which external tools are installed).
+        .target(name: "TonightTesting", path: "Tests/TonightTesting"),
         .testTarget(
             name: "TonightFeedTests",
-            dependencies: ["TonightFeed", "TonightCore", "TonightGenerator"],
+            dependencies: ["TonightTesting", "TonightFeed", "TonightCore", "TonightGenerator"],
             resources: [.copy("Resources")]),
-        .testTarget(name: "TonightSnapshotTests", dependencies: ["TonightSnapshot", "TonightSnapshotWriter", "TonightBase"]),
-        .testTarget(name: "TonightBaseTests", dependencies: ["TonightBase"]),
-        .testTarget(name: "TonightCoreTests", dependencies: ["TonightCore", "TonightBase", "TonightGenerator"]),
-        .testTarget(name: "TonightAffinityTests", dependencies: ["TonightAffinity", "TonightCore"]),
-        .testTarget(name: "TonightExportsTests", dependencies: ["TonightExports", "TonightGeo", "TonightCore", "TonightGenerator"]),
-        .testTarget(name: "TonightGeoTests", dependencies: ["TonightGeo", "TonightFeed", "TonightCore"]),
+        .testTarget(name: "TonightSnapshotTests", dependencies: ["TonightTesting", "TonightSnapshot", "TonightSnapshotWriter", "TonightBase"]),
+        .testTarget(name: "TonightBaseTests", dependencies: ["TonightTesting", "TonightBase"]),
+        .testTarget(name: "TonightCoreTests", dependencies: ["TonightTesting", "TonightCore", "TonightBase", "TonightGenerator"]),
+        .testTarget(name: "TonightAffinityTests", dependencies: ["TonightTesting", "TonightAffinity", "TonightCore"]),
+        .testTarget(name: "TonightExportsTests", dependencies: ["TonightTesting", "TonightExports", "TonightGeo", "TonightCore", "TonightGenerator"]),
+        .testTarget(name: "TonightGeoTests", dependencies: ["TonightTesting", "TonightGeo", "TonightFeed", "TonightCore"]),
         .testTarget(
             name: "TonightPipelineTests",
-            dependencies: [
+            dependencies: ["TonightTesting", 
                 "TonightPipeline", "TonightFeed", "TonightAffinity", "TonightGeo", "TonightCore", "TonightGenerator",
                 "TonightExports", "TonightSnapshot", "TonightSnapshotWriter", "TonightRanking", "TonightBase",
             ]),
+        // The package itself: the module graph against Docs/ARCHITECTURE.md, the documentation's
+        // examples compiled against the reader library.
+        .testTarget(name: "TonightProjectTests", dependencies: ["TonightTesting", "TonightSnapshot"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,37 +14,27 @@ package struct AffinityEdge: Sendable, Equatable, BinaryRecord {
 
     package static var schemaVersion: Int { 1 }
 
-    package func encode(to w: inout BinaryWriter) {
-        w.write(source)
-        w.write(target)
-        w.write(score)
+    /// `{"source":…,"target":…,"score":…}` in JSON (affinity.md).
+    package func encode(to e: inout RecordEncoder) {
+        e.field("source", source)
+        e.field("target", target)
+        e.field("score", score)
     }
 
     package init(from r: inout BinaryReader) throws {
         self.init(source: try r.readInt64(), target: try r.readInt64(), score: try r.readDouble())
     }
-
-    /// `{"source":…,"target":…,"score":…}` (affinity.md).
-    package func writeJSON(to w: inout JSONWriter) {
-        w.beginObject()
-        w.field("source", source)
-        w.field("target", target)
-        w.field("score", score)
-        w.endObject()
-    }
 }
 
 /// A rejected line of the affinity file.
-package struct AffinityReject: Sendable, Equatable {
+package struct AffinityReject: Sendable, Equatable, EncodableRecord {
     package var line: Int
     package var reason: String
     package var detail: String
 
-    package func writeJSON(to w: inout JSONWriter) {
-        w.beginObject()
-        w.field("line", line)
-        w.field("reason", reason)
-        w.field("detail", detail)
-        w.endObject()
+    package func encode(to e: inout RecordEncoder) {
+        e.field("line", line)
+        e.field("reason", reason)
+        e.field("detail", detail)
     }
 }

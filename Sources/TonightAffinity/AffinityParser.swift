@@ -191,7 +191,7 @@ package struct AffinityParser {
             throw FailureWithRejects(TonightError(
                 .invalidInput, "no 'Recommended artists for' block in the file (\(lines + outside) lines could not be read)",
                 file: path, line: rejects.first?.line, hint: "is this the artist affinity file? (affinity.md)"),
-                rejects: rejects) { r, w in r.writeJSON(to: &w) }
+                rejects: rejects)
         }
         let rejected = (counts["bad-score"] ?? 0) + (counts["bad-line"] ?? 0)
         let total = lines + outside
@@ -200,7 +200,7 @@ package struct AffinityParser {
                 .invalidInput,
                 "\(rejected) of \(total) recommendation lines rejected, more than \(Int(maxRejectShare * 100)) %",
                 file: path, line: rejects.first?.line, hint: "see the rejects file; is this the affinity feed?"),
-                rejects: rejects) { r, w in r.writeJSON(to: &w) }
+                rejects: rejects)
         }
         // Sorted by (source, target, score descending): the first of each pair is the best.
         while runs.count > 1 {

@@ -66,17 +66,68 @@ package struct BinaryReader {
         return UInt64(littleEndian: v)
     }
 
+    /// A count or length written as a varint, checked against the bytes left: `n` elements of
+    /// at least `bytesPerElement` bytes each must fit (a corrupt count gives an error, not a
+    /// trap or a huge allocation).
+    @inline(__always)
+    package mutating func readCount(bytesPerElement: Int) throws -> Int {
+        let n = try readUInt64()
+        guard n <= UInt64(base.count - offset) / UInt64(max(1, bytesPerElement)) else {
+            throw corrupt("count \(n) past end")
+        }
+        return Int(n)
+    }
+
+    /// A value that must fit in `Int32` (a table index).
+    @inline(__always)
+    package mutating func readInt32() throws -> Int32 {
+        let v = try readInt64()
+        guard let i = Int32(exactly: v) else { throw corrupt("index \(v) out of range") }
+        return i
+    }
+
+    /// A small non-negative number (a kind code, a precision).
+    @inline(__always)
+    package mutating func readInt(in range: ClosedRange<Int64>) throws -> Int64 {
+        let v = try readInt64()
+        guard range.contains(v) else { throw corrupt("value \(v) outside \(range)") }
+        return v
+    }
+
+    /// Reads `count` elements (the count first), each with `element`.
+    @inline(__always)
+    package mutating func readArray<T>(bytesPerElement: Int, _ element: (inout BinaryReader) throws -> T) throws -> [T] {
+        let n = try readCount(bytesPerElement: bytesPerElement)
+        var out = [T]()
+        out.reserveCapacity(n)
+        for _ in 0..<n { out.append(try element(&self)) }
+        return out
+    }
+
+    /// A list of event ids (8 fixed bytes each).
+    package mutating func readFixedArray() throws -> [UInt64] {
+        try readArray(bytesPerElement: 8) { try $0.readFixed() }
+    }
+
+    /// A list of strings.
+    package mutating func readStringArray() throws -> [String] {
+        try readArray(bytesPerElement: 1) { try $0.readString() }
+    }
+
+    /// Indices into another table.
+    package mutating func readInt32Array() throws -> [Int32] {
+        try readArray(bytesPerElement: 1) { try $0.readInt32() }
+    }
+
     package mutating func readString() throws -> String {
-        let n = Int(try readUInt64())
-        guard n >= 0, offset + n <= base.count else { throw corrupt("string past end") }
+        let n = try readCount(bytesPerElement: 1)
         let s = String(decoding: UnsafeRawBufferPointer(rebasing: base[offset..<offset + n]), as: UTF8.self)
         offset += n
         return s
     }
 
     package mutating func skipString() throws {
-        let n = Int(try readUInt64())
-        guard n >= 0, offset + n <= base.count else { throw corrupt("string past end") }
+        let n = try readCount(bytesPerElement: 1)
         offset += n
     }
 
@@ -97,11 +148,6 @@ package struct BinaryReader {
     }
 
     package mutating func readInt64Array() throws -> [Int64] {
-        let n = Int(try readUInt64())
-        guard n <= base.count - offset else { throw corrupt("array length") }
-        var out = [Int64]()
-        out.reserveCapacity(n)
-        for _ in 0..<n { out.append(try readInt64()) }
-        return out
+        try readArray(bytesPerElement: 1) { try $0.readInt64() }
     }
 }

@@ -1,14 +1,6 @@
 import TonightBase
 import Foundation
 
-/// A row type of an intermediate table: encodes itself compactly and knows its schema version.
-package protocol BinaryRecord: Sendable {
-    /// Bumped whenever the encoding changes, so an old file is refused instead of misread.
-    static var schemaVersion: Int { get }
-    func encode(to writer: inout BinaryWriter)
-    init(from reader: inout BinaryReader) throws
-}
-
 /// The file form of one intermediate table: a magic line, the table name, its schema
 /// version, the row count, then the rows. Later stages load it with one read and a linear
 /// decode, which is far faster than re-parsing text.
@@ -18,36 +10,36 @@ package enum BinaryTable {
     /// Encodes `rows` and writes them to `url` (the stage runner makes the file visible
     /// atomically by renaming its whole output directory).
     package static func write<R: BinaryRecord>(_ rows: [R], table: String, to url: URL) throws {
-        let file = try FileSink(url)
-        var w = BinaryWriter(capacity: 1 << 20)
-        w.writeRaw(magic)
-        w.write(table)
-        w.write(UInt64(R.schemaVersion))
-        w.write(UInt64(rows.count))
         if rows.count >= 100_000 {
-            try write(R.self, count: rows.count, table: table, to: url) { range, w in
-                for i in range { rows[i].encode(to: &w) }
+            try write(R.self, count: rows.count, table: table, to: url) { range, e in
+                for i in range { rows[i].encode(to: &e) }
             }
             return
         }
+        let file = try FileSink(url)
+        var e = RecordEncoder(binary: BinaryWriter(capacity: 1 << 20))
+        e.binary.writeRaw(magic)
+        e.binary.write(table)
+        e.binary.write(UInt64(R.schemaVersion))
+        e.binary.write(UInt64(rows.count))
         // Streamed through a 1 MiB buffer: no table-sized array, no page-fault storm.
         for row in rows {
-            row.encode(to: &w)
-            if w.bytes.count >= 1 << 20 {
-                try file.write(w.bytes)
-                w.removeAll()
+            row.encode(to: &e)
+            if e.binary.bytes.count >= 1 << 20 {
+                try file.write(e.binary.bytes)
+                e.binary.removeAll()
             }
         }
-        try file.write(w.bytes)
+        try file.write(e.binary.bytes)
         try file.close()
     }
 
-    /// Writes a table of `count` rows of type `R` whose bytes `encode(rows, &writer)` appends:
+    /// Writes a table of `count` rows of type `R` whose bytes `encode(rows, &encoder)` appends:
     /// chunks of rows are encoded on both cores, a pair at a time, and written in order, so no
     /// table-sized buffer is ever held.
     package static func write<R: BinaryRecord>(
         _ type: R.Type, count: Int, table: String, to url: URL,
-        encode: @Sendable (Range<Int>, inout BinaryWriter) -> Void
+        encode: @Sendable (Range<Int>, inout RecordEncoder) -> Void
     ) throws {
         let file = try FileSink(url)
         var w = BinaryWriter(capacity: 256)
@@ -80,9 +72,9 @@ package enum BinaryTable {
             let buffers = spare.withLock { s in [s.popLast(), s.popLast()] }
             let chunks = try Parallel.map(2) { c -> [UInt8] in
                 let lo = min(count, first + c * rowsPerChunk), hi = min(count, lo + rowsPerChunk)
-                var cw = BinaryWriter(reusing: buffers[c], capacity: (hi - lo) * 96)
-                encode(lo..<hi, &cw)
-                return cw.bytes
+                var ce = RecordEncoder(binary: BinaryWriter(reusing: buffers[c], capacity: (hi - lo) * 96))
+                encode(lo..<hi, &ce)
+                return ce.binary.bytes
             }
             next = min(count, first + 2 * rowsPerChunk)
             guard handoff.put(chunks[0]), handoff.put(chunks[1]) else { break }
@@ -111,15 +103,16 @@ package enum BinaryTable {
             guard name == table else {
                 throw TonightError(.invalidInput, "table is '\(name)', expected '\(table)'", file: url.path)
             }
-            let version = Int(try r.readUInt64())
-            guard version == R.schemaVersion else {
+            let version = try r.readUInt64()
+            guard version == UInt64(R.schemaVersion) else {
                 throw TonightError(
                     .invalidInput, "table schema version \(version), this build reads \(R.schemaVersion)",
                     file: url.path, hint: "re-run the stage with --force")
             }
-            let count = Int(try r.readUInt64())
+            // Every row takes at least one byte: a count above the bytes left is corrupt.
+            let count = try r.readCount(bytesPerElement: 1)
             var rows = [T]()
-            rows.reserveCapacity(min(count, raw.count))
+            rows.reserveCapacity(count)
             for _ in 0..<count { rows.append(try decode(&r)) }
             guard r.isAtEnd else {
                 throw TonightError(.invalidInput, "trailing bytes after \(count) rows", file: url.path)

@@ -6,13 +6,13 @@ package struct FailureWithRejects: Error {
     /// The rejects file's content (NDJSON).
     package var rejects: [UInt8]
 
-    package init<T>(_ error: TonightError, rejects: [T], _ encode: (T, inout JSONWriter) -> Void) {
+    package init(_ error: TonightError, rejects: [some EncodableRecord]) {
         self.error = error
-        var w = JSONWriter(capacity: 1 << 12)
+        var e = RecordEncoder(json: JSONWriter(capacity: 1 << 12))
         for r in rejects {
-            encode(r, &w)
-            w.newline()
+            e.object(r)
+            e.json.newline()
         }
-        self.rejects = w.bytes
+        self.rejects = e.json.bytes
     }
 }

@@ -2,19 +2,17 @@ import Foundation
 import TonightCore
 
 /// A rejected export row (`FILE:LINE` and a reason), one line of the stage's rejects file.
-package struct ExportReject: Sendable, Equatable {
+package struct ExportReject: Sendable, Equatable, EncodableRecord {
     package var file: String
     package var line: Int
     package var reason: String
     package var detail: String
 
-    package func writeJSON(to w: inout JSONWriter) {
-        w.beginObject()
-        w.field("file", file)
-        w.field("line", line)
-        w.field("reason", reason)
-        w.field("detail", detail)
-        w.endObject()
+    package func encode(to e: inout RecordEncoder) {
+        e.field("file", file)
+        e.field("line", line)
+        e.field("reason", reason)
+        e.field("detail", detail)
     }
 }
 
@@ -334,7 +332,7 @@ enum RejectShare {
                 "\(rejects.count) of \(rows) rows rejected, more than \(String(format: "%g", maxShare * 100)) % (first: line \(rejects[0].line), \(rejects[0].reason): \(rejects[0].detail))",
                 file: f.url.path, line: rejects[0].line,
                 hint: "see the rejects file; fix the export and re-run with --from \(stage)")
-            throw FailureWithRejects(error, rejects: before + rejects) { r, w in r.writeJSON(to: &w) }
+            throw FailureWithRejects(error, rejects: before + rejects)
         }
     }
 }

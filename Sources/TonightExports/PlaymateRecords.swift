@@ -22,27 +22,28 @@ package struct PlaymatePlayer: Sendable, Equatable, BinaryRecord {
 
     package static var schemaVersion: Int { 1 }
 
-    package func encode(to w: inout BinaryWriter) {
-        w.write(id)
-        w.write(birthday.map(Int64.init))
-        w.write(gender)
-        w.write(lat)
-        w.write(lon)
-        w.write(quiz != nil)
-        if let quiz { quiz.encode(to: &w) }
-        w.write(friends.map(Int64.init))
+    /// The fields; `friends` print as player ids in JSON (the encoder's `names`).
+    package func encode(to e: inout RecordEncoder) {
+        e.key(id)
+        e.field("id", id)
+        e.date("birthday", days: birthday)
+        e.field("gender", gender)
+        e.field("lat", lat)
+        e.field("lon", lon)
+        e.nested("quiz", quiz)
+        e.references("friends", friends)
     }
 
     package init(from r: inout BinaryReader) throws {
         self.init(id: try r.readString(), birthday: try r.readOptionalInt64().map(Int.init), gender: try r.readOptionalString(),
                   lat: try r.readOptionalDouble(), lon: try r.readOptionalDouble())
         if try r.readBool() { quiz = try PlaymateQuiz(from: &r) }
-        friends = try r.readInt64Array().map { Int32($0) }
+        friends = try r.readInt32Array()
     }
 }
 
 /// Quiz answers; sports are normalised (trimmed, lower-cased) for case-insensitive matching.
-package struct PlaymateQuiz: Sendable, Equatable {
+package struct PlaymateQuiz: Sendable, Equatable, EncodableRecord {
     package var lat: Double?
     package var lon: Double?
     package var playSports: [String]
@@ -50,13 +51,13 @@ package struct PlaymateQuiz: Sendable, Equatable {
     package var genders: [String]
     package var ageGroups: [String]
 
-    func encode(to w: inout BinaryWriter) {
-        w.write(lat)
-        w.write(lon)
-        for list in [playSports, avoidSports, genders, ageGroups] {
-            w.write(UInt64(list.count))
-            for s in list { w.write(s) }
-        }
+    package func encode(to e: inout RecordEncoder) {
+        e.field("lat", lat)
+        e.field("lon", lon)
+        e.field("playSports", playSports)
+        e.field("avoidSports", avoidSports)
+        e.field("genders", genders)
+        e.field("ageGroups", ageGroups)
     }
 
     init(lat: Double?, lon: Double?, playSports: [String], avoidSports: [String], genders: [String], ageGroups: [String]) {
@@ -71,12 +72,10 @@ package struct PlaymateQuiz: Sendable, Equatable {
     init(from r: inout BinaryReader) throws {
         lat = try r.readOptionalDouble()
         lon = try r.readOptionalDouble()
-        var lists: [[String]] = []
-        for _ in 0..<4 { lists.append(try (0..<Int(try r.readUInt64())).map { _ in try r.readString() }) }
-        playSports = lists[0]
-        avoidSports = lists[1]
-        genders = lists[2]
-        ageGroups = lists[3]
+        playSports = try r.readStringArray()
+        avoidSports = try r.readStringArray()
+        genders = try r.readStringArray()
+        ageGroups = try r.readStringArray()
     }
 }
 
@@ -101,20 +100,22 @@ package struct PlaymateSession: Sendable, Equatable, BinaryRecord {
 
     package static var schemaVersion: Int { 1 }
 
-    package func encode(to w: inout BinaryWriter) {
-        w.write(id)
-        w.write(sport)
-        w.write(sportLabel)
-        w.write(skillLevel)
-        w.write(creatorID)
-        w.write(Int64(creator))
-        w.write(occursAt)
-        w.write(durationMin.map(Int64.init))
-        w.write(lat)
-        w.write(lon)
-        w.write(locationName)
-        w.write(capacity)
-        w.write(joined.map(Int64.init))
+    /// The fields; `sport` is published as written (`sportLabel`), `players` as player ids.
+    package func encode(to e: inout RecordEncoder) {
+        e.key(id)
+        e.field("id", id)
+        e.internal(sport)
+        e.field("sport", sportLabel)
+        e.field("skillLevel", skillLevel)
+        e.field("creator", creatorID)
+        e.internal(Int64(creator))
+        e.instant("occursAt", occursAt)
+        e.field("durationMin", durationMin)
+        e.field("lat", lat)
+        e.field("lon", lon)
+        e.field("locationName", locationName)
+        e.field("capacity", capacity)
+        e.references("players", joined)
     }
 
     package init(from r: inout BinaryReader) throws {
@@ -123,14 +124,14 @@ package struct PlaymateSession: Sendable, Equatable, BinaryRecord {
         sportLabel = try r.readString()
         skillLevel = try r.readOptionalString()
         creatorID = try r.readString()
-        creator = Int32(try r.readInt64())
+        creator = try r.readInt32()
         occursAt = try r.readInt64()
         durationMin = try r.readOptionalInt64().map(Int.init)
         lat = try r.readDouble()
         lon = try r.readDouble()
         locationName = try r.readOptionalString()
         capacity = try r.readInt()
-        joined = try r.readInt64Array().map { Int32($0) }
+        joined = try r.readInt32Array()
     }
 
     init(id: String, sport: String, sportLabel: String, skillLevel: String?, creatorID: String, creator: Int32, occursAt: Int64,
@@ -147,49 +148,5 @@ package struct PlaymateSession: Sendable, Equatable, BinaryRecord {
         self.lon = lon
         self.locationName = locationName
         self.capacity = capacity
-    }
-}
-
-extension PlaymatePlayer {
-    package func writeJSON(to w: inout JSONWriter, ids: (Int32) -> String) {
-        w.beginObject()
-        w.field("key", id)
-        w.field("id", id)
-        if let birthday { w.field("birthday", CivilTime.formatDate(days: birthday)) }
-        w.field("gender", gender)
-        w.field("lat", lat)
-        w.field("lon", lon)
-        if let q = quiz {
-            w.key("quiz")
-            w.beginObject()
-            w.field("lat", q.lat)
-            w.field("lon", q.lon)
-            w.field("playSports", strings: q.playSports)
-            w.field("avoidSports", strings: q.avoidSports)
-            w.field("genders", strings: q.genders)
-            w.field("ageGroups", strings: q.ageGroups)
-            w.endObject()
-        }
-        w.field("friends", strings: friends.map(ids))
-        w.endObject()
-    }
-}
-
-extension PlaymateSession {
-    package func writeJSON(to w: inout JSONWriter, ids: (Int32) -> String) {
-        w.beginObject()
-        w.field("key", id)
-        w.field("id", id)
-        w.field("sport", sportLabel)
-        w.field("skillLevel", skillLevel)
-        w.field("creator", creatorID)
-        w.field("occursAt", CivilTime.formatUTC(occursAt))
-        if let durationMin { w.field("durationMin", durationMin) }
-        w.field("lat", lat)
-        w.field("lon", lon)
-        w.field("locationName", locationName)
-        w.field("capacity", capacity)
-        w.field("players", strings: joined.map(ids))
-        w.endObject()
     }
 }

@@ -100,7 +100,7 @@ package struct TicketsUserTable: Sendable {
     /// Writes the table as the `users` binary table (rows encoded on both cores).
     package func write(to url: URL) throws {
         try BinaryTable.write(TicketsUser.self, count: count, table: "users", to: url) { range, w in
-            w.appendRaw(max: range.reduce(0) { $0 + encodedBound($1) }) { c in
+            w.binary.appendRaw(max: range.reduce(0) { $0 + encodedBound($1) }) { c in
                 for i in range { encode(i, to: &c) }
             }
         }

@@ -150,7 +150,7 @@ package enum FeedParser {
         do {
             try checkThresholds(c, path: path, maxShare: options.maxRejectShare, requireAll: options.requiredRoot != nil)
         } catch let e as TonightError {
-            throw FailureWithRejects(e, rejects: c.rejects) { r, w in r.writeJSON(to: &w) }
+            throw FailureWithRejects(e, rejects: c.rejects)
         }
         var seen: [String: Int] = [:]
         for s in FeedSection.allCases { seen[s.tableName] = c.seenCount[s.rawValue] }

@@ -15,15 +15,4 @@ package struct FeedRejection: Sendable, Equatable {
         self.reason = reason
         self.detail = detail
     }
-
-    /// One NDJSON line of the rejects file.
-    package func writeJSON(to w: inout JSONWriter) {
-        w.beginObject()
-        w.field("section", section)
-        w.field("id", id)
-        w.field("line", line)
-        w.field("reason", reason)
-        w.field("detail", detail)
-        w.endObject()
-    }
 }

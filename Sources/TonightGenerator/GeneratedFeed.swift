@@ -45,7 +45,7 @@ struct GeneratedFeed {
     var popularity: [Int]
 }
 
-/// The feed's 75 real categories (../shared/fixtures/ticketmaster/categories_2012.csv).
+/// The feed's 75 real categories (Fixtures/ticketmaster/categories_2012.csv).
 enum RealCategories {
     static let csv = """
         0,More Miscellaneous,10005

@@ -24,11 +24,8 @@ package struct AlertsStage: Stage {
     package var datasets: [String] { Self.datasetNames }
 
     package func run(_ context: StageContext) throws -> StageOutcome {
-        let located = try BinaryTable.read(LocatedEvent.self, table: "events",
-                                           from: context.upstream["geocode"]!.appendingPathComponent("events.bin"))
-        let users = try BinaryTable.read(TicketsUser.self, table: "users",
-                                         from: context.upstream["load-tickets"]!.appendingPathComponent("users.bin"),
-                                         row: TicketsUser.readIDAndFollows)
+        let located = try context.read(.locatedEvents)
+        let users = try context.read(.ticketsUsers, row: TicketsUser.readIDAndFollows)
         var outcome = StageOutcome()
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
         var builder: AlertsBuilder?

@@ -35,15 +35,12 @@ package struct CatalogStage: Stage {
     }
 
     package func run(_ context: StageContext) throws -> StageOutcome {
-        let feedDir = context.upstream["parse-feed"]!, geoDir = context.upstream["geocode"]!
-        let usersDir = context.upstream["load-tickets"]!
-        let artists = try BinaryTable.read(FeedArtist.self, table: "artists", from: feedDir.appendingPathComponent("artists.bin"))
-        let categories = try BinaryTable.read(
-            FeedCategory.self, table: "categories", from: feedDir.appendingPathComponent("categories.bin"))
-        let venues = try BinaryTable.read(GeocodedVenue.self, table: "venues", from: geoDir.appendingPathComponent("venues.bin"))
-        let events = try BinaryTable.read(LocatedEvent.self, table: "events", from: geoDir.appendingPathComponent("events.bin"))
+        let artists = try context.read(.feedArtists)
+        let categories = try context.read(.feedCategories)
+        let venues = try context.read(.placedVenues)
+        let events = try context.read(.locatedEvents)
         var favorites: [Int64: Int] = [:]
-        for u in try BinaryTable.read(TicketsUser.self, table: "users", from: usersDir.appendingPathComponent("users.bin")) {
+        for u in try context.read(.ticketsUsers) {
             for a in u.favorites { favorites[a, default: 0] += 1 }
         }
         let builder = CatalogBuilder(

@@ -17,9 +17,8 @@ package struct GeocodeStage: Stage {
     package let tables = ["venues", "events"]
 
     package func run(_ context: StageContext) throws -> StageOutcome {
-        let feedDir = context.upstream["parse-feed"]!
-        let venues = try BinaryTable.read(FeedVenue.self, table: "venues", from: feedDir.appendingPathComponent("venues.bin"))
-        let events = try BinaryTable.read(FeedEvent.self, table: "events", from: feedDir.appendingPathComponent("events.bin"))
+        let venues = try context.read(.feedVenues)
+        let events = try context.read(.feedEvents)
         let geocoder = Geocoder()
         var placed: [GeocodedVenue] = []
         placed.reserveCapacity(venues.count)
@@ -40,13 +39,14 @@ package struct GeocodeStage: Stage {
         located.reserveCapacity(events.count)
         context.progress.measure(.events, total: Int64(events.count))
         for e in events {
-            let tz = byID[e.venue]?.timeZone
+            let place = byID[e.venue]
+            let tz = place?.timeZone
             let local = try tz.map { try zones.rules($0).local(e.startsAt) }
-            located.append(LocatedEvent(event: e, localStart: e.timeTBA ? nil : local, timeZone: tz))
+            located.append(LocatedEvent(event: e, localStart: e.timeTBA ? nil : local, timeZone: tz, lat: place?.lat, lon: place?.lon))
         }
         let out = context.outputDirectory
-        try BinaryTable.write(placed, table: "venues", to: out.appendingPathComponent("venues.bin"))
-        try BinaryTable.write(located, table: "events", to: out.appendingPathComponent("events.bin"))
+        try context.write(placed, to: .placedVenues)
+        try context.write(located, to: .locatedEvents)
         try FileIO.write(unresolved.map { $0 + "\n" }.joined(), to: out.appendingPathComponent("unresolved-venues.txt"))
         var outcome = StageOutcome()
         outcome.rows = ["venues": placed.count, "events": located.count]
@@ -62,8 +62,8 @@ package struct GeocodeStage: Stage {
 
     package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
         switch table {
-        case "venues": try dumpTable(GeocodedVenue.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w) }
-        case "events": try dumpTable(LocatedEvent.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w) }
+        case "venues": try dump(.placedVenues, from: dir, to: sink)
+        case "events": try dump(.locatedEvents, from: dir, to: sink)
         default: throw unknownTable(table)
         }
     }

@@ -24,9 +24,9 @@ package struct LoadPlaymateStage: Stage {
         let export = try loader.load(directory: context.inputsDirectory.appendingPathComponent("playmate"))
         context.progress.update(done: Int64(export.bytes))
         let out = context.outputDirectory
-        try BinaryTable.write(export.players, table: "players", to: out.appendingPathComponent("players.bin"))
-        try BinaryTable.write(export.sessions, table: "sessions", to: out.appendingPathComponent("sessions.bin"))
-        try writeNDJSON(export.rejects, to: out.appendingPathComponent("rejects.ndjson")) { r, w in r.writeJSON(to: &w) }
+        try context.write(export.players, to: .players)
+        try context.write(export.sessions, to: .sessions)
+        try writeNDJSON(export.rejects, to: out.appendingPathComponent("rejects.ndjson"))
         var outcome = StageOutcome()
         outcome.rows = ["players": export.players.count, "sessions": export.sessions.count]
         for (file, n) in export.rows { outcome.rows["rows." + file] = n }
@@ -40,13 +40,10 @@ package struct LoadPlaymateStage: Stage {
         guard table != "rejects" else { return try dumpFile(dir.appendingPathComponent("rejects.ndjson"), to: sink) }
         guard tables.contains(table) else { throw unknownTable(table) }
         // Player indices are shown as the players' ids.
-        let ids = try BinaryTable.read(PlaymatePlayer.self, table: "players", from: dir.appendingPathComponent("players.bin")) {
-            try PlaymatePlayer(from: &$0).id
-        }
-        let name = { (i: Int32) in i >= 0 && Int(i) < ids.count ? ids[Int(i)] : "?" }
+        let ids = try StageTable.players.read(in: dir).map(\.id)
         switch table {
-        case "players": try dumpTable(PlaymatePlayer.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w, ids: name) }
-        default: try dumpTable(PlaymateSession.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w, ids: name) }
+        case "players": try dump(.players, from: dir, names: ids, to: sink)
+        default: try dump(.sessions, from: dir, names: ids, to: sink)
         }
     }
 }

@@ -26,13 +26,10 @@ package struct LoadTicketsStage: Stage {
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         func seconds(since t: UInt64) -> String { String(format: "%.2f", Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9) }
-        let feedDir = context.upstream["parse-feed"]!
         // The feed's ids are read on one core while users.csv is parsed on the other.
         var loader = TicketsLoader(zips: { try ZIPPoints.bundled() }) {
-            let artists = try BinaryTable.read(
-                FeedArtist.self, table: "artists", from: feedDir.appendingPathComponent("artists.bin"), row: FeedArtist.readID)
-            let events = try BinaryTable.read(
-                FeedEvent.self, table: "events", from: feedDir.appendingPathComponent("events.bin"), row: FeedEvent.readID)
+            let artists = try context.read(.feedArtists).map(\.id)
+            let events = try context.read(.feedEvents).map(\.id)
             return KnownFeedIDs(artists: IntegerSet(artists), events: IntegerSet(events))
         }
         loader.maxRejectShare = context.config[ConfigKeys.Exports.maxRejectShare]
@@ -45,8 +42,8 @@ package struct LoadTicketsStage: Stage {
         context.progress.update(done: Int64(export.bytes))
         let writeStart = DispatchTime.now().uptimeNanoseconds
         let out = context.outputDirectory
-        try export.users.write(to: out.appendingPathComponent("users.bin"))
-        try writeNDJSON(export.rejects, to: out.appendingPathComponent("rejects.ndjson")) { r, w in r.writeJSON(to: &w) }
+        try export.users.write(to: context.url(of: .ticketsUsers))
+        try writeNDJSON(export.rejects, to: out.appendingPathComponent("rejects.ndjson"))
         var outcome = StageOutcome()
         outcome.rows = ["users": export.users.count]
         for (file, n) in export.rows { outcome.rows["rows." + file] = n }
@@ -61,7 +58,7 @@ package struct LoadTicketsStage: Stage {
 
     package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
         switch table {
-        case "users": try dumpTable(TicketsUser.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w) }
+        case "users": try dump(.ticketsUsers, from: dir, to: sink)
         case "rejects": try dumpFile(dir.appendingPathComponent("rejects.ndjson"), to: sink)
         default: throw unknownTable(table)
         }

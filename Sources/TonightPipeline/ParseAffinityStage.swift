@@ -17,11 +17,8 @@ package struct ParseAffinityStage: Stage {
     package let tables = ["edges", "rejects"]
 
     package func run(_ context: StageContext) throws -> StageOutcome {
-        let feedDir = context.upstream["parse-feed"]!
         let t0 = Date()
-        let artists = try BinaryTable.read(
-            FeedArtist.self, table: "artists", from: feedDir.appendingPathComponent("artists.bin"),
-            row: FeedArtist.readIDAndName)
+        let artists = try context.read(.feedArtists).map { (id: $0.id, name: $0.name) }
         let t1 = Date()
         var parser = AffinityParser(artists: artists)
         let t2 = Date()
@@ -33,8 +30,8 @@ package struct ParseAffinityStage: Stage {
         let t3 = Date()
         context.logger.debug("parse-affinity phases", metadata: ["read": "\(t1.timeIntervalSince(t0))", "index": "\(t2.timeIntervalSince(t1))", "parse": "\(t3.timeIntervalSince(t2))"])
         let out = context.outputDirectory
-        try BinaryTable.write(result.edges, table: "edges", to: out.appendingPathComponent("edges.bin"))
-        try writeNDJSON(result.rejects, to: out.appendingPathComponent("rejects.ndjson")) { r, w in r.writeJSON(to: &w) }
+        try context.write(result.edges, to: .affinityEdges)
+        try writeNDJSON(result.rejects, to: out.appendingPathComponent("rejects.ndjson"))
         try FileIO.write(result.unknownSources.map { $0 + "\n" }.joined(), to: out.appendingPathComponent("unknown-sources.txt"))
         var outcome = StageOutcome()
         for (phase, from, to) in [("read", t0, t1), ("index", t1, t2), ("parse", t2, t3)] {
@@ -53,7 +50,7 @@ package struct ParseAffinityStage: Stage {
 
     package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
         switch table {
-        case "edges": try dumpTable(AffinityEdge.self, table: "edges", from: dir, to: sink) { e, w in e.writeJSON(to: &w) }
+        case "edges": try dump(.affinityEdges, from: dir, to: sink)
         case "rejects": try dumpFile(dir.appendingPathComponent("rejects.ndjson"), to: sink)
         default: throw unknownTable(table)
         }

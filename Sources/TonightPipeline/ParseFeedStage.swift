@@ -67,15 +67,13 @@ package struct ParseFeedStage: Stage {
         defer { try? early.join() }
         let result = try FeedParser.parse(url, options: options, progress: progress) { artists, venues, categories in
             early.start {
-                try BinaryTable.write(artists, table: "artists", to: dir.appendingPathComponent("artists.bin"))
-                try BinaryTable.write(venues, table: "venues", to: dir.appendingPathComponent("venues.bin"))
-                try BinaryTable.write(categories, table: "categories", to: dir.appendingPathComponent("categories.bin"))
+                try StageTable.feedArtists.write(artists, in: dir)
+                try StageTable.feedVenues.write(venues, in: dir)
+                try StageTable.feedCategories.write(categories, in: dir)
             }
         }
-        try BinaryTable.write(result.events, table: "events", to: dir.appendingPathComponent("events.bin"))
-        try ParseFeedStage().writeNDJSON(result.rejects, to: dir.appendingPathComponent("rejects.ndjson")) { r, w in
-            r.writeJSON(to: &w)
-        }
+        try StageTable.feedEvents.write(result.events, in: dir)
+        try ParseFeedStage().writeNDJSON(result.rejects, to: dir.appendingPathComponent("rejects.ndjson"))
         try early.join()
         return result
     }
@@ -89,10 +87,10 @@ package struct ParseFeedStage: Stage {
 
     package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
         switch table {
-        case "artists": try dumpTable(FeedArtist.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w) }
-        case "categories": try dumpTable(FeedCategory.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w) }
-        case "venues": try dumpTable(FeedVenue.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w) }
-        case "events": try dumpTable(FeedEvent.self, table: table, from: dir, to: sink) { r, w in r.writeJSON(to: &w) }
+        case "artists": try dump(.feedArtists, from: dir, to: sink)
+        case "categories": try dump(.feedCategories, from: dir, to: sink)
+        case "venues": try dump(.feedVenues, from: dir, to: sink)
+        case "events": try dump(.feedEvents, from: dir, to: sink)
         case "rejects": try dumpFile(dir.appendingPathComponent("rejects.ndjson"), to: sink)
         default: throw unknownTable(table)
         }

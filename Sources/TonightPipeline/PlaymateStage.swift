@@ -21,9 +21,9 @@ package struct PlaymateStage: Stage {
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         let settings = try RankingConfig.settings(context.config, asOf: context.asOf, runDate: context.runDate)
-        let dir = context.upstream["load-playmate"]!
-        let players = try BinaryTable.read(PlaymatePlayer.self, table: "players", from: dir.appendingPathComponent("players.bin"))
-        let sessions = try BinaryTable.read(PlaymateSession.self, table: "sessions", from: dir.appendingPathComponent("sessions.bin"))
+        let players = try context.read(.players)
+        let sessions = try context.read(.sessions)
+        try Self.checkIndices(players: players, sessions: sessions, file: try context.url(of: StageTable.sessions).path)
         let ranker = PlaymateRanker(players: players, sessions: sessions, settings: settings)
         let order = UTF8Order.sortedIndices(players.map(\.id))
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -77,5 +77,17 @@ package struct PlaymateStage: Stage {
     package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
         guard datasets.contains(table) else { throw unknownTable(table) }
         try DatasetFiles.dump(table, from: dir, to: sink)
+    }
+
+    /// Every player index of the tables points into the players table (`-1`: a creator who is
+    /// not a known player), so a damaged table cannot send the ranker out of bounds.
+    static func checkIndices(players: [PlaymatePlayer], sessions: [PlaymateSession], file: String) throws {
+        let n = Int32(clamping: players.count)
+        let bad = players.contains { $0.friends.contains { $0 < 0 || $0 >= n } }
+            || sessions.contains { $0.creator < -1 || $0.creator >= n || $0.joined.contains { $0 < 0 || $0 >= n } }
+        if bad {
+            throw TonightError(.invalidInput, "a player index of the load-playmate tables is out of range", file: file,
+                               hint: "re-run load-playmate with --force")
+        }
     }
 }

@@ -33,7 +33,7 @@ package struct PublishStage: Stage {
         let records = Dictionary(context.records.map { ($0.stage, $0) }, uniquingKeysWith: { _, b in b })
         var sources: [SnapshotPublisher.Source] = []
         for stage in self.sources {
-            let dir = context.upstream[stage]!
+            let dir = try context.directory(of: stage)
             guard let record = records[stage] else { throw TonightError(.internal, "no record of stage \(stage)") }
             let hashes = Dictionary(record.outputs.map { ($0.file, $0.sha256) }, uniquingKeysWith: { a, _ in a })
             for entry in try DatasetFiles.read(dir) {

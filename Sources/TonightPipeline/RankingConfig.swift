@@ -1,42 +1,55 @@
 import TonightCore
 import TonightRanking
 
-/// The ranking constants from the config (recommendations.md keys).
+/// The ranking constants from the config (recommendations.md keys): each key is bound to the
+/// setting it fills once, and the keys a stage lists for its fingerprint are those bindings'.
 enum RankingConfig {
-    static let ticketsKeys: [any AnyConfigKey] = [
-        R.horizonDays, R.excludedStatuses, R.radiusKm, R.popularityPrior, R.Explore.includeFavorites, R.Explore.timeDecayDays,
-        R.Explore.distanceDecayKm, R.Explore.perArtist, R.Explore.size, R.Explore.minItems, R.Feed.size, R.Tonight.from,
-        R.Tonight.until, R.Tonight.size,
-    ]
-    static let playmateKeys: [any AnyConfigKey] = [
-        R.Sessions.radiusKm, R.Sessions.size, R.Sessions.weightSport, R.Sessions.weightFriends, R.Sessions.weightGender,
-        R.Sessions.weightAge,
-    ]
+    /// A config key and how its value goes into `RankingSettings`.
+    struct Binding: Sendable {
+        let key: any AnyConfigKey
+        let apply: @Sendable (TonightConfig, inout RankingSettings) -> Void
+
+        init<V>(_ key: ConfigKey<V>, _ apply: @escaping @Sendable (V, inout RankingSettings) -> Void) {
+            self.key = key
+            self.apply = { config, settings in apply(config[key], &settings) }
+        }
+    }
 
     private typealias R = ConfigKeys.Recommendations
 
+    static let tickets: [Binding] = [
+        Binding(R.horizonDays) { $1.horizonDays = $0 },
+        Binding(R.excludedStatuses) { $1.excludedStatuses = Set($0.map(Int64.init)) },
+        Binding(R.radiusKm) { $1.radiusKm = $0 },
+        Binding(R.popularityPrior) { $1.popularityPrior = $0 },
+        Binding(R.Explore.includeFavorites) { $1.includeFavorites = $0 },
+        Binding(R.Explore.timeDecayDays) { $1.timeDecayDays = $0 },
+        Binding(R.Explore.distanceDecayKm) { $1.distanceDecayKm = $0 },
+        Binding(R.Explore.perArtist) { $1.perArtist = $0 },
+        Binding(R.Explore.size) { $1.exploreSize = $0 },
+        Binding(R.Explore.minItems) { $1.minItems = $0 },
+        Binding(R.Feed.size) { $1.feedSize = $0 },
+        Binding(R.Tonight.from) { $1.tonightFrom = clock($0) },
+        Binding(R.Tonight.until) { $1.tonightUntil = clock($0) },
+        Binding(R.Tonight.size) { $1.tonightSize = $0 },
+    ]
+
+    static let playmate: [Binding] = [
+        Binding(R.Sessions.radiusKm) { $1.sessionsRadiusKm = $0 },
+        Binding(R.Sessions.size) { $1.sessionsSize = $0 },
+        Binding(R.Sessions.weightSport) { $1.weightSport = $0 },
+        Binding(R.Sessions.weightFriends) { $1.weightFriends = $0 },
+        Binding(R.Sessions.weightGender) { $1.weightGender = $0 },
+        Binding(R.Sessions.weightAge) { $1.weightAge = $0 },
+    ]
+
+    static var ticketsKeys: [any AnyConfigKey] { tickets.map(\.key) }
+    static var playmateKeys: [any AnyConfigKey] { playmate.map(\.key) }
+
+    /// The settings of both apps' rankings from the config.
     static func settings(_ c: TonightConfig, asOf: Int64, runDate: Int) throws -> RankingSettings {
         var s = RankingSettings(asOf: asOf, runDate: runDate)
-        s.horizonDays = c[ConfigKeys.Recommendations.horizonDays]
-        s.excludedStatuses = Set(c[ConfigKeys.Recommendations.excludedStatuses].map(Int64.init))
-        s.radiusKm = c[ConfigKeys.Recommendations.radiusKm]
-        s.popularityPrior = c[ConfigKeys.Recommendations.popularityPrior]
-        s.includeFavorites = c[ConfigKeys.Recommendations.Explore.includeFavorites]
-        s.timeDecayDays = c[ConfigKeys.Recommendations.Explore.timeDecayDays]
-        s.distanceDecayKm = c[ConfigKeys.Recommendations.Explore.distanceDecayKm]
-        s.perArtist = c[ConfigKeys.Recommendations.Explore.perArtist]
-        s.exploreSize = c[ConfigKeys.Recommendations.Explore.size]
-        s.minItems = c[ConfigKeys.Recommendations.Explore.minItems]
-        s.feedSize = c[ConfigKeys.Recommendations.Feed.size]
-        s.tonightFrom = clock(c[R.Tonight.from])
-        s.tonightUntil = clock(c[R.Tonight.until])
-        s.tonightSize = c[ConfigKeys.Recommendations.Tonight.size]
-        s.sessionsRadiusKm = c[ConfigKeys.Recommendations.Sessions.radiusKm]
-        s.sessionsSize = c[ConfigKeys.Recommendations.Sessions.size]
-        s.weightSport = c[ConfigKeys.Recommendations.Sessions.weightSport]
-        s.weightFriends = c[ConfigKeys.Recommendations.Sessions.weightFriends]
-        s.weightGender = c[ConfigKeys.Recommendations.Sessions.weightGender]
-        s.weightAge = c[ConfigKeys.Recommendations.Sessions.weightAge]
+        for b in tickets + playmate { b.apply(c, &s) }
         return s
     }
 

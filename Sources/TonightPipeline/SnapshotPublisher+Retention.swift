@@ -3,8 +3,9 @@ import TonightCore
 import TonightSnapshot
 
 extension SnapshotPublisher {
-    /// Keeps the newest `retain` snapshots, never removing the current one or the one before
-    /// it. Each removal renames the directory to a temporary name first, so a crash never
+    /// Keeps the newest `retain` snapshots, never removing the current one, the one before it,
+    /// or the alerts baseline of a re-run of the current night (the newest snapshot of an
+    /// earlier date: many re-runs of one night must not push it out). Each removal renames the directory to a temporary name first, so a crash never
     /// leaves a half-deleted directory that looks like a snapshot.
     func applyRetention() throws {
         let ids = directory.snapshotIDs()
@@ -12,7 +13,10 @@ extension SnapshotPublisher {
         var protected = Set<String>()
         if let current = try directory.checkedCurrentID() {
             protected.insert(current)
-            if let previous = try? directory.manifest(current).previous { protected.insert(previous) }
+            if let manifest = try? directory.manifest(current) {
+                if let previous = manifest.previous { protected.insert(previous) }
+                if let baseline = newest(in: ids, before: manifest.date) { protected.insert(baseline) }
+            }
         }
         for id in ids.dropLast(retain) where !protected.contains(id) {
             let doomed = root.appendingPathComponent(".tmp-delete-\(id)")
@@ -22,6 +26,13 @@ extension SnapshotPublisher {
             logger.info("retention: removed snapshot \(id)")
         }
         try FileIO.syncDirectory(root)
+    }
+
+    /// The newest snapshot (by as-of, then id) whose run date is before `date`.
+    private func newest(in ids: [String], before date: String) -> String? {
+        ids.compactMap { id in (try? directory.manifest(id)).map { (id, $0) } }
+            .filter { $0.1.date < date }
+            .max { ($0.1.asOf, $0.0) < ($1.1.asOf, $1.0) }?.0
     }
 
     /// Points `CURRENT` back at `id`, or by default at the snapshot before the current one

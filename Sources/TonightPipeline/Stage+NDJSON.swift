@@ -3,30 +3,30 @@ import TonightCore
 
 extension Stage {
     /// Writes rows as an NDJSON file (rejects files).
-    func writeNDJSON<T>(_ rows: [T], to url: URL, _ body: (T, inout JSONWriter) -> Void) throws {
-        var w = JSONWriter(capacity: 1 << 12)
+    func writeNDJSON(_ rows: [some EncodableRecord], to url: URL) throws {
+        var e = RecordEncoder(json: JSONWriter(capacity: 1 << 12))
         for row in rows {
-            body(row, &w)
-            w.newline()
+            e.object(row)
+            e.json.newline()
         }
-        try FileIO.write(w.bytes, to: url)
+        try FileIO.write(e.json.bytes, to: url)
     }
 
-    /// Streams a binary table to `sink` as NDJSON, in 64 KiB pieces.
+    /// Streams a binary table to `sink` as NDJSON (the JSON form its `encode` declares), in
+    /// 64 KiB pieces; `names` resolves index fields (`RecordEncoder.references`).
     func dumpTable<R: BinaryRecord>(
-        _ type: R.Type, table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void,
-        _ body: (R, inout JSONWriter) -> Void
+        _ type: R.Type, table: String, from dir: URL, names: [String] = [], to sink: (ArraySlice<UInt8>) throws -> Void
     ) throws {
-        var w = JSONWriter(capacity: 1 << 16)
+        var e = RecordEncoder(json: JSONWriter(capacity: 1 << 16), names: names)
         for row in try BinaryTable.read(type, table: table, from: dir.appendingPathComponent("\(table).bin")) {
-            body(row, &w)
-            w.newline()
-            if w.bytes.count > 1 << 16 {
-                try sink(w.bytes[...])
-                w.bytes.removeAll(keepingCapacity: true)
+            e.object(row)
+            e.json.newline()
+            if e.json.bytes.count > 1 << 16 {
+                try sink(e.json.bytes[...])
+                e.json.bytes.removeAll(keepingCapacity: true)
             }
         }
-        try sink(w.bytes[...])
+        try sink(e.json.bytes[...])
     }
 
     /// Streams a file as is (NDJSON tables kept as text).

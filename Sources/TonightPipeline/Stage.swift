@@ -31,13 +31,15 @@ package struct StageOutcome: Sendable {
 
 /// Everything a running stage may use.
 package struct StageContext: Sendable {
+    /// The running stage's name.
+    package var stage: String
     package var config: TonightConfig
     package var inputsDirectory: URL
     /// Resolved file inputs by role.
     package var files: [String: URL]
     /// Resolved directory inputs by role (files inside, sorted).
     package var directories: [String: [URL]]
-    /// Output directories of upstream stages by stage name.
+    /// Output directories of upstream stages by stage name (read tables with `read(_:)`).
     package var upstream: [String: URL]
     /// Where this stage writes (a temporary directory renamed into place on success).
     package var outputDirectory: URL

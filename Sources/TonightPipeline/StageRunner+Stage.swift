@@ -59,7 +59,7 @@ extension StageRunner {
             }
         }
         let context = StageContext(
-            config: config, inputsDirectory: options.inputs, files: files, directories: dirs, upstream: upstream,
+            stage: stage.name, config: config, inputsDirectory: options.inputs, files: files, directories: dirs, upstream: upstream,
             outputDirectory: tmp, asOf: options.asOf, runDate: options.date,
             logger: logger, progress: progress, outDirectory: options.out, allowShrink: options.allowShrink,
             runID: runID, records: records,

@@ -32,15 +32,12 @@ package struct TicketsStage: Stage {
     package func run(_ context: StageContext) throws -> StageOutcome {
         let began = DispatchTime.now().uptimeNanoseconds
         let settings = try RankingConfig.settings(context.config, asOf: context.asOf, runDate: context.runDate)
-        let geoDir = context.upstream["geocode"]!
-        let located = try BinaryTable.read(LocatedEvent.self, table: "events", from: geoDir.appendingPathComponent("events.bin"))
-        let venues = try BinaryTable.read(GeocodedVenue.self, table: "venues", from: geoDir.appendingPathComponent("venues.bin"))
-        let edges = try BinaryTable.read(AffinityEdge.self, table: "edges",
-                                         from: context.upstream["parse-affinity"]!.appendingPathComponent("edges.bin"))
+        let located = try context.read(.locatedEvents)
+        let venues = try context.read(.placedVenues)
+        let edges = try context.read(.affinityEdges)
         // Users (read, sorted by id bytes) on one core; the index on the other.
         let (users, index) = try Parallel.both({
-            let unsorted = try BinaryTable.read(TicketsUser.self, table: "users",
-                                                from: context.upstream["load-tickets"]!.appendingPathComponent("users.bin"))
+            let unsorted = try context.read(.ticketsUsers)
             return UTF8Order.sortedIndices(unsorted.map(\.id)).map { unsorted[$0] }
         }, {
             EventIndex(events: located, venues: venues, edges: edges.map { ($0.source, $0.target, $0.score) }, settings: settings)

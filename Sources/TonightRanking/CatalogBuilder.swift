@@ -68,37 +68,30 @@ package struct CatalogBuilder: Sendable {
         records.sorted { UTF8Order.less($0.key, $1.key) }
     }
 
-    package func eventRecords() -> Records {
-        let places = Dictionary(venues.map { ($0.venue.id, $0.placement) }, uniquingKeysWith: { a, _ in a })
-        var w = JSONWriter()
-        return Self.sorted(events.map { e in
-            let p = places[e.event.venue]
-            e.event.writeJSON(to: &w, localStart: e.localStart, timeZone: e.timeZone, lat: p?.lat, lon: p?.lon)
-            return (e.event.idString, w.take())
+    /// One dataset's records: `key` and the JSON object `encode` declares.
+    static func records<T, R: EncodableRecord>(_ rows: [T], key: (T) -> String, _ record: (T) -> R) -> Records {
+        var e = RecordEncoder()
+        return sorted(rows.map { row in
+            e.object(record(row))
+            return (key(row), e.json.take())
         })
+    }
+
+    package func eventRecords() -> Records {
+        Self.records(events, key: { $0.event.idString }) { $0 }
     }
 
     package func venueRecords() -> Records {
-        var w = JSONWriter()
-        return Self.sorted(venues.map { v in
-            v.writeJSON(to: &w)
-            return (String(v.venue.id), w.take())
-        })
+        Self.records(venues, key: { String($0.venue.id) }) { $0 }
     }
 
     package func artistRecords() -> Records {
-        var w = JSONWriter()
-        return Self.sorted(artists.map { a in
-            a.writeJSON(to: &w, favorites: favorites[a.id] ?? 0, upcomingEvents: upcoming[a.id] ?? 0)
-            return (String(a.id), w.take())
-        })
+        Self.records(artists, key: { String($0.id) }) {
+            PublishedArtist(artist: $0, favorites: favorites[$0.id] ?? 0, upcomingEvents: upcoming[$0.id] ?? 0)
+        }
     }
 
     package func categoryRecords() -> Records {
-        var w = JSONWriter()
-        return Self.sorted(categories.map { c in
-            c.writeJSON(to: &w)
-            return (String(c.id), w.take())
-        })
+        Self.records(categories, key: { String($0.id) }) { $0 }
     }
 }

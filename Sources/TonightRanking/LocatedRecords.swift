@@ -3,7 +3,7 @@ import TonightCore
 import TonightFeed
 import TonightGeo
 
-/// A venue with where it is (the `venues` table of the geocode stage).
+/// A venue with where it is (the `venues` table of the geocode stage; the `venues` dataset).
 package struct GeocodedVenue: Sendable, Equatable, BinaryRecord {
     package var venue: FeedVenue
     package var placement: Placement
@@ -13,61 +13,82 @@ package struct GeocodedVenue: Sendable, Equatable, BinaryRecord {
         self.placement = placement
     }
 
-    package static var schemaVersion: Int { 1 }
+    package static var schemaVersion: Int { 2 }
 
-    package func encode(to w: inout BinaryWriter) {
-        venue.encode(to: &w)
-        w.write(placement.lat)
-        w.write(placement.lon)
-        w.write(placement.precision.rawValue)
-        w.write(placement.timeZone)
+    /// The venue's fields with its place after the address.
+    package func encode(to e: inout RecordEncoder) {
+        venue.encode(to: &e) { e in
+            e.field("lat", placement.lat)
+            e.field("lon", placement.lon)
+            e.field("precision", placement.precision.rawValue)
+            e.field("timeZone", placement.timeZone)
+        }
     }
 
     package init(from r: inout BinaryReader) throws {
-        let v = try FeedVenue(from: &r)
-        let lat = try r.readOptionalDouble()
-        let lon = try r.readOptionalDouble()
-        let p = try r.readString()
-        guard let precision = Placement.Precision(rawValue: p) else {
-            throw TonightError(.invalidInput, "corrupt venues table (precision '\(p)')")
+        var placement = Placement.none
+        venue = try FeedVenue(from: &r) { r in
+            let lat = try r.readOptionalDouble(), lon = try r.readOptionalDouble()
+            let p = try r.readString()
+            guard let precision = Placement.Precision(rawValue: p) else {
+                throw TonightError(.invalidInput, "corrupt venues table (precision '\(p)')", hint: "re-run geocode with --force")
+            }
+            placement = Placement(lat: lat, lon: lon, precision: precision, timeZone: try r.readOptionalString())
         }
-        self.init(venue: v, placement: Placement(lat: lat, lon: lon, precision: precision, timeZone: try r.readOptionalString()))
-    }
-
-    package func writeJSON(to w: inout JSONWriter) {
-        venue.writeJSON(
-            to: &w,
-            placement: VenuePlacement(lat: placement.lat, lon: placement.lon, precision: placement.precision.rawValue,
-                                      timeZone: placement.timeZone))
+        self.placement = placement
     }
 }
 
-/// An event with its venue-local start (the `events` table of the geocode stage).
+/// An event with its venue-local start and its venue's coordinates (the `events` table of the
+/// geocode stage; the `events` dataset).
 package struct LocatedEvent: Sendable, Equatable, BinaryRecord {
     package var event: FeedEvent
     /// Venue-local wall-clock start as seconds since the epoch (no zone), nil if unknown.
     package var localStart: Int64?
     package var timeZone: String?
+    /// The venue's coordinates, when it was placed.
+    package var lat: Double?
+    package var lon: Double?
 
-    package init(event: FeedEvent, localStart: Int64?, timeZone: String?) {
+    package init(event: FeedEvent, localStart: Int64?, timeZone: String?, lat: Double? = nil, lon: Double? = nil) {
         self.event = event
         self.localStart = localStart
         self.timeZone = timeZone
+        self.lat = lat
+        self.lon = lon
     }
 
-    package static var schemaVersion: Int { 1 }
+    package static var schemaVersion: Int { 2 }
 
-    package func encode(to w: inout BinaryWriter) {
-        event.encode(to: &w)
-        w.write(localStart)
-        w.write(timeZone)
+    /// The event's fields with the local start after the UTC one and the place at the end.
+    package func encode(to e: inout RecordEncoder) {
+        event.encode(
+            to: &e,
+            afterStart: { e in
+                e.localTime("localStart", localStart)
+                e.field("timeZone", timeZone)
+            },
+            afterDetails: { e in
+                e.field("lat", lat)
+                e.field("lon", lon)
+            })
     }
 
     package init(from r: inout BinaryReader) throws {
-        self.init(event: try FeedEvent(from: &r), localStart: try r.readOptionalInt64(), timeZone: try r.readOptionalString())
-    }
-
-    package func writeJSON(to w: inout JSONWriter) {
-        event.writeJSON(to: &w, localStart: localStart, timeZone: timeZone)
+        var localStart: Int64?, timeZone: String?, lat: Double?, lon: Double?
+        event = try FeedEvent(
+            from: &r,
+            afterStart: { r in
+                localStart = try r.readOptionalInt64()
+                timeZone = try r.readOptionalString()
+            },
+            afterDetails: { r in
+                lat = try r.readOptionalDouble()
+                lon = try r.readOptionalDouble()
+            })
+        self.localStart = localStart
+        self.timeZone = timeZone
+        self.lat = lat
+        self.lon = lon
     }
 }

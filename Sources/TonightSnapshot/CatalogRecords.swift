@@ -1,7 +1,39 @@
 /// When tickets go on sale (or presale): a date, now, or unknown.
 public struct SaleTime: Codable, Sendable, Equatable {
-    /// `date`, `now` or `unknown`.
-    public var kind: String
+    /// What is known of the sale start.
+    public enum Kind: Sendable, Equatable, Hashable, Codable, RawRepresentable {
+        /// A defined instant (`at`).
+        case date
+        /// On sale now.
+        case now
+        /// The feed does not say (JSON `unknown`).
+        case notAnnounced
+        /// A kind this version of the library does not know (a newer writer).
+        case unknown(String)
+
+        /// Creates a kind from its JSON text.
+        public init(rawValue: String) {
+            switch rawValue {
+            case "date": self = .date
+            case "now": self = .now
+            case "unknown": self = .notAnnounced
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The JSON text.
+        public var rawValue: String {
+            switch self {
+            case .date: "date"
+            case .now: "now"
+            case .notAnnounced: "unknown"
+            case .unknown(let s): s
+            }
+        }
+    }
+
+    /// What is known of the sale start.
+    public var kind: Kind
     /// The instant, for `date`.
     public var at: String?
 }
@@ -52,6 +84,42 @@ public struct CatalogEvent: Codable, Sendable, Equatable {
 
 /// A venue with its place (dataset `venues`).
 public struct CatalogVenue: Codable, Sendable, Equatable {
+    /// How precisely the venue was placed (geocoding.md).
+    public enum Precision: Sendable, Equatable, Hashable, Codable, RawRepresentable {
+        /// At its US ZIP code's internal point.
+        case postal
+        /// At its city.
+        case city
+        /// At its state's or province's centroid.
+        case region
+        /// Not placed (JSON `none`): no coordinates.
+        case unplaced
+        /// A precision this version of the library does not know (a newer writer).
+        case unknown(String)
+
+        /// Creates a precision from its JSON text.
+        public init(rawValue: String) {
+            switch rawValue {
+            case "postal": self = .postal
+            case "city": self = .city
+            case "region": self = .region
+            case "none": self = .unplaced
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The JSON text.
+        public var rawValue: String {
+            switch self {
+            case .postal: "postal"
+            case .city: "city"
+            case .region: "region"
+            case .unplaced: "none"
+            case .unknown(let s): s
+            }
+        }
+    }
+
     /// The record id.
     public var id: Int64
     /// The name as published.
@@ -70,8 +138,8 @@ public struct CatalogVenue: Codable, Sendable, Equatable {
     public var lat: Double?
     /// Longitude (degrees).
     public var lon: Double?
-    /// `postal`, `city`, `region` or `none`.
-    public var precision: String
+    /// How precisely the venue was placed.
+    public var precision: Precision
     /// IANA time zone of the venue.
     public var timeZone: String?
     /// Ticketmaster page.
@@ -119,6 +187,20 @@ public struct ArtistSummary: Codable, Sendable, Equatable {
     public var favorites: Int
     /// Upcoming events the artist performs in.
     public var upcomingEvents: Int?
+}
+
+/// An event found by `Snapshot.nearby`, with its venue's distance from the point asked about.
+public struct NearbyMatch: Sendable, Equatable {
+    /// The event.
+    public var event: NearbyEvent
+    /// Great-circle km from the point to the venue.
+    public var distanceKm: Double
+
+    /// Creates a match (for tests and fakes of services).
+    public init(event: NearbyEvent, distanceKm: Double) {
+        self.event = event
+        self.distanceKm = distanceKm
+    }
 }
 
 /// An upcoming event in a geohash cell (dataset `nearby`).

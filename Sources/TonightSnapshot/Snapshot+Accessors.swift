@@ -74,9 +74,9 @@ extension Snapshot {
 
     /// Upcoming events at venues within `radiusKm` of the point, soonest first, each with its
     /// distance. Reads the geohash cells that meet the circle, then checks each venue's place.
-    public func nearby(lat: Double, lon: Double, radiusKm: Double, precision: Int = 4) throws -> [(event: NearbyEvent, distanceKm: Double)] {
+    public func nearby(lat: Double, lon: Double, radiusKm: Double, precision: Int = 4) throws -> [NearbyMatch] {
         var venueDistance: [Int64: Double?] = [:]
-        var out: [(event: NearbyEvent, distanceKm: Double)] = []
+        var out: [NearbyMatch] = []
         for cell in Geohash.cells(lat: lat, lon: lon, radiusKm: radiusKm, length: precision) {
             for e in try items("nearby", cell, NearbyEvent.self) {
                 if venueDistance[e.venue] == nil {
@@ -86,7 +86,7 @@ extension Snapshot {
                         return GeoDistance.km(lat, lon, vlat, vlon)
                     }
                 }
-                if let d = venueDistance[e.venue] ?? nil, d <= radiusKm { out.append((e, d)) }
+                if let d = venueDistance[e.venue] ?? nil, d <= radiusKm { out.append(NearbyMatch(event: e, distanceKm: d)) }
             }
         }
         return out.sorted { ($0.event.startsAt, $0.event.event) < ($1.event.startsAt, $1.event.event) }

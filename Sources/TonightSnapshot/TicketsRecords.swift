@@ -1,5 +1,37 @@
 /// A card of a user's explore deck (dataset `explore`).
 public struct ExploreItem: Codable, Sendable, Equatable {
+    /// Why the card is in the deck.
+    public enum Reason: Sendable, Equatable, Hashable, Codable, RawRepresentable {
+        /// The artist is one of the user's favourites.
+        case favorite
+        /// The artist is recommended from the user's favourites (`because`).
+        case affinity
+        /// A popular event near the user, filling the deck.
+        case popular
+        /// A reason this version of the library does not know (a newer writer).
+        case unknown(String)
+
+        /// Creates a reason from its JSON text.
+        public init(rawValue: String) {
+            switch rawValue {
+            case "favorite": self = .favorite
+            case "affinity": self = .affinity
+            case "popular": self = .popular
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The JSON text.
+        public var rawValue: String {
+            switch self {
+            case .favorite: "favorite"
+            case .affinity: "affinity"
+            case .popular: "popular"
+            case .unknown(let s): s
+            }
+        }
+    }
+
     /// Event id.
     public var event: String
     /// The ranking score r(e) (or the popularity score for `popular` items).
@@ -8,13 +40,13 @@ public struct ExploreItem: Codable, Sendable, Equatable {
     public var artist: Int64?
     /// The user's favourites that led to this artist (at most 3).
     public var because: [Int64]?
-    /// `favorite`, `affinity` or `popular`.
-    public var reason: String
+    /// Why the card is in the deck.
+    public var reason: Reason
     /// Great-circle km from the user, when both places are known.
     public var distanceKm: Double?
 
     /// Creates an item (for tests and fakes of services).
-    public init(event: String, score: Double, artist: Int64?, because: [Int64]?, reason: String, distanceKm: Double?) {
+    public init(event: String, score: Double, artist: Int64?, because: [Int64]?, reason: Reason, distanceKm: Double?) {
         self.event = event
         self.score = score
         self.artist = artist

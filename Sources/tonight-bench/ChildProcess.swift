@@ -65,7 +65,7 @@ struct Series {
 }
 
 /// Runs the series interleaved (a, b, c, a, b, c, …) so that load on the shared machine hits
-/// all of them alike, then prints medians.
+/// all of them alike.
 func measure(_ series: inout [Series], runs: Int) throws {
     // One uncounted warm-up round: page cache, dynamic loader, CPU frequency.
     for s in series { _ = try ChildProcess.run(s.argv) }
@@ -80,10 +80,15 @@ func measure(_ series: inout [Series], runs: Int) throws {
         }
         FileHandle.standardError.write(Data("  round \(round + 1)/\(runs) done\n".utf8))
     }
-    print("")
-    print("command".padding(toLength: 34, withPad: " ", startingAt: 0) + "median s   min s   max s   peak MB")
-    for s in series {
-        print(s.name.padding(toLength: 34, withPad: " ", startingAt: 0)
-              + String(format: "%8.3f %7.3f %7.3f %9.1f", s.medianSeconds, s.seconds.min() ?? 0, s.seconds.max() ?? 0, s.medianPeakMB))
+}
+
+extension Array where Element == Series {
+    /// Medians, extremes and peak memory of each series.
+    func table(_ title: String) -> BenchTable {
+        var t = BenchTable(title, columns: ["command", "median s", "min s", "max s", "peak MiB"])
+        for s in self {
+            t.row([s.name, sec(s.medianSeconds), sec(s.seconds.min() ?? 0), sec(s.seconds.max() ?? 0), String(format: "%.1f", s.medianPeakMB)])
+        }
+        return t
     }
 }

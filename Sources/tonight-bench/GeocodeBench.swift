@@ -12,6 +12,7 @@ struct GeocodeBench: ParsableCommand {
 
     @Option(help: "Data directory with feed.xml.") var data: String = "bench-data/full"
     @Option(help: "Rounds.") var runs: Int = 7
+    @OptionGroup var output: BenchOutput
 
     func run() throws {
         let feed = try FeedParser.parse(URL(fileURLWithPath: data).appendingPathComponent("feed.xml"))
@@ -31,10 +32,13 @@ struct GeocodeBench: ParsableCommand {
             load.append(Double(t1 - t0) / 1e9)
             place.append(Double(t2 - t1) / 1e9)
         }
-        print("geocode benchmark: \(feed.venues.count) venues, \(runs) rounds, medians")
-        print(String(format: "table load + index build      %.3f s", median(load)))
-        print(String(format: "geocoding every venue         %.3f s  (%.0f venues/s)", median(place), Double(feed.venues.count) / median(place)))
-        print(String(format: "total                         %.3f s  (goal < 0.2 s)", median(load) + median(place)))
-        print("precision: " + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        var table = BenchTable("Geocoding the \(feed.venues.count) venues of \(data), \(runs) rounds in one process",
+                               columns: ["phase", "median s", "min s", "max s"])
+        table.row(["table load + index build", sec(median(load)), sec(load.min() ?? 0), sec(load.max() ?? 0)])
+        table.row(["geocoding every venue", sec(median(place)), sec(place.min() ?? 0), sec(place.max() ?? 0)])
+        table.goal(Goal(name: "load + geocoding", value: median(load) + median(place), goal: 0.2, direction: .atMost, unit: " s", decimals: 3))
+        table.note(String(format: "%.0f venues/s; precision: ", Double(feed.venues.count) / median(place))
+                   + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        try output.emit(benchmark: "geocode", tables: [table])
     }
 }

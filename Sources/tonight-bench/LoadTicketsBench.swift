@@ -15,6 +15,7 @@ struct LoadTicketsBench: ParsableCommand {
     @Option(help: "Data directory (generated if missing).") var data: String = "bench-data/full"
     @Option(help: "Runs (the median is reported).") var runs: Int = 7
     @Flag(help: "Skip the Python csv baseline (about 10 s a run on full).") var noPython = false
+    @OptionGroup var output: BenchOutput
 
     /// The goal of issue 3: the full export loads at 150 MB/s or better.
     static let goalMBps = 150.0
@@ -62,17 +63,19 @@ struct LoadTicketsBench: ParsableCommand {
             if !noPython { py.append(try ChildProcess.run(["python3", "-c", python] + files).seconds) }
             FileHandle.standardError.write(Data("  run \(i + 1)/\(runs) done\n".utf8))
         }
-        print(String(format: "load-tickets benchmark on %@: %.1f MB in %d files, %d runs, medians", tickets.path, mb, files.count, runs))
-        print(String(format: "stage (stage.json duration)     %.3f s  %.0f MB/s  (goal >= %.0f MB/s: %@)  min %.3f max %.3f",
-                     median(stage), mb / median(stage), Self.goalMBps, mb / median(stage) >= Self.goalMBps ? "met" : "NOT met",
-                     stage.min() ?? 0, stage.max() ?? 0))
-        for (k, v) in details.sorted(by: { $0.key < $1.key }) {
-            print("  " + k.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%.3f s", median(v)))
+        var table = BenchTable(String(format: "load-tickets on %@: %.1f MB in %d files, %d runs", tickets.path, mb, files.count, runs),
+                               columns: ["what", "median s", "min s", "max s", "MB/s"])
+        func add(_ name: String, _ xs: [Double]) {
+            table.row([name, sec(median(xs)), sec(xs.min() ?? 0), sec(xs.max() ?? 0), String(format: "%.0f", mb / median(xs))])
         }
-        print(String(format: "whole process (tonight run)     %.3f s", median(process)))
-        print(String(format: "baseline wc -l                  %.3f s  %.0f MB/s  (stage/wc %.1f)", median(wc), mb / median(wc), median(stage) / median(wc)))
-        if !py.isEmpty {
-            print(String(format: "baseline python3 csv.reader     %.3f s  %.0f MB/s  (python/stage %.1f)", median(py), mb / median(py), median(py) / median(stage)))
-        }
+        add("stage (stage.json duration)", stage)
+        for (k, v) in details.sorted(by: { $0.key < $1.key }) { table.row(["  " + k, sec(median(v)), "", "", ""]) }
+        add("whole process (tonight run)", process)
+        add("baseline wc -l", wc)
+        if !py.isEmpty { add("baseline python3 csv.reader", py) }
+        table.goal(Goal(name: "load-tickets throughput", value: mb / median(stage), goal: Self.goalMBps, direction: .atLeast, unit: " MB/s", decimals: 0))
+        table.note(String(format: "stage / wc -l = %.1f", median(stage) / median(wc)))
+        if !py.isEmpty { table.note(String(format: "python csv / stage = %.1f", median(py) / median(stage))) }
+        try output.emit(benchmark: "load-tickets", tables: [table])
     }
 }

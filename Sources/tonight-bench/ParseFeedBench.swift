@@ -15,6 +15,10 @@ struct ParseFeedBench: ParsableCommand {
     var data: String = "bench-data/full"
     @Option(help: "Interleaved rounds (the median is reported).") var runs: Int = 11
     @Option(help: "Rounds for ElementTree (slow).") var slowRuns: Int = 3
+    @Option(help: "Another build's tonight-bench, timed in the same rounds (an A/B of a build setting).")
+    var otherBuild: String?
+    @Option(help: "What the other build is (its row's name).") var otherName: String = "other build"
+    @OptionGroup var output: BenchOutput
 
     func run() throws {
         let dir = URL(fileURLWithPath: data)
@@ -30,21 +34,25 @@ struct ParseFeedBench: ParsableCommand {
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
         let size = FileIO.size(feed)
         print("parse-feed benchmark: \(feed.path) (\(String(format: "%.1f", Double(size) / 1e6)) MB), zst \(String(format: "%.1f", Double(FileIO.size(zst)) / 1e6)) MB")
-        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; \(runs) interleaved rounds, medians")
 
         // Correctness first: the counts must be exactly the generated ones.
         let check = try ChildProcess.run([me, "parse-once", feed.path], captureOutput: true)
-        print("parse-feed output: " + check.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        var counts = BenchTable("Output of the parsed feed", columns: ["what", "value"])
+        counts.row(["parse-feed", check.output.trimmingCharacters(in: .whitespacesAndNewlines)])
         if let info = GeneratedInfo.read(dir) {
             let expected = "artists \(info.counts["artists"]!) categories \(info.counts["categories"]!) venues \(info.counts["venues"]!) events \(info.counts["events"]!) rejects 0"
-            print(check.output.hasPrefix(expected) ? "counts: exactly the generated counts" : "counts: MISMATCH, expected \(expected)")
+            counts.row(["generated", expected])
+            guard check.output.hasPrefix(expected) else { throw ValidationError("counts differ from the generated ones: \(check.output)") }
+            counts.note("the counts are exactly the generated ones")
         }
 
         var fast = [
             Series(name: "tonight parse-feed (.xml)", argv: [me, "parse-once", feed.path]),
             Series(name: "tonight parse-feed (.xml.zst)", argv: [me, "parse-once", zst.path]),
             Series(name: "xmllint --stream --noout", argv: ["/usr/bin/xmllint", "--stream", "--noout", feed.path]),
+            Series(name: "cat > /dev/null", argv: ["/bin/cat", feed.path]),
         ]
+        if let otherBuild { fast.append(Series(name: "\(otherName) (.xml)", argv: [otherBuild, "parse-once", feed.path])) }
         try measure(&fast, runs: runs)
         let script = """
             import sys, xml.etree.ElementTree as ET
@@ -59,12 +67,17 @@ struct ParseFeedBench: ParsableCommand {
         try measure(&slow, runs: slowRuns)
 
         let ours = fast[0].medianSeconds
-        print("")
-        print(String(format: "parse-feed / xmllint --stream      = %.2f  (goal <= 1.00)", ours / fast[2].medianSeconds))
-        print(String(format: "ElementTree / parse-feed           = %.1fx (goal >= 5)", slow[0].medianSeconds / ours))
-        print(String(format: ".xml.zst / .xml                    = %.2f  (goal <= 1.20)", fast[1].medianSeconds / ours))
-        print(String(format: "parse-feed peak memory             = %.0f MB (goal < 300 MB)", fast[0].medianPeakMB))
-        print(String(format: "parse-feed throughput              = %.0f MB/s", Double(size) / 1e6 / ours))
+        var times = (fast + slow).table("Whole processes, \(runs) interleaved rounds (ElementTree \(slowRuns))")
+        times.goal(Goal(name: "parse-feed / xmllint --stream", value: ours / fast[2].medianSeconds, goal: 1.0, direction: .atMost))
+        times.goal(Goal(name: "ElementTree / parse-feed", value: slow[0].medianSeconds / ours, goal: 5, direction: .atLeast, unit: "×", decimals: 1))
+        times.goal(Goal(name: ".xml.zst / .xml", value: fast[1].medianSeconds / ours, goal: 1.2, direction: .atMost))
+        times.goal(Goal(name: "parse-feed peak memory", value: fast[0].medianPeakMB, goal: 300, direction: .atMost, unit: " MiB", decimals: 0))
+        times.note(String(format: "parse-feed throughput %.0f MB/s; cat reads the file at %.0f MB/s", Double(size) / 1e6 / ours,
+                          Double(size) / 1e6 / fast[3].medianSeconds))
+        if otherBuild != nil {
+            times.note(String(format: "%@ / this build = %.2f", otherName, fast[4].medianSeconds / ours))
+        }
+        try output.emit(benchmark: "parse-feed", tables: [counts, times])
     }
 }
 

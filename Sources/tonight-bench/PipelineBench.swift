@@ -13,6 +13,7 @@ struct PipelineBench: ParsableCommand {
     @Option(help: "Data directory (generated if missing).") var data: String = "bench-data/full"
     @Option(help: "Scale to generate when the data directory is empty.") var scale: String = "full"
     @Option(help: "Runs (the median is reported).") var runs: Int = 5
+    @OptionGroup var output: BenchOutput
 
     /// Goals (seconds) of the issues, by stage.
     /// (The geocoding goal is about venues alone: `tonight-bench geocode`; the stage also
@@ -31,7 +32,7 @@ struct PipelineBench: ParsableCommand {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-work-\(getpid())")
         defer { try? FileIO.removeItem(work) }
         var durations: [String: [Double]] = [:]
-        var peaks: [Double] = []
+        var peaks: [Double] = [], walls: [Double] = []
         var rows: [String: [String: Int]] = [:]
         var inputBytes: [String: Double] = [:]
         var order: [String] = []
@@ -39,6 +40,7 @@ struct PipelineBench: ParsableCommand {
             let m = try ChildProcess.run([tonight, "run", "--force", "--inputs", dir.path, "--work", work.path, "--out", work.appendingPathComponent("out").path, "--log-format", "json"])
             guard m.status == 0 else { throw ValidationError("tonight run failed with status \(m.status)") }
             peaks.append(Double(m.peakBytes))
+            walls.append(m.seconds)
             let store = RunStore(work: work)
             guard let id = store.runIDs().first else { throw ValidationError("no run recorded") }
             let record = try RunRecord.read(store.runDirectory(id).appendingPathComponent("run.json"))
@@ -52,23 +54,26 @@ struct PipelineBench: ParsableCommand {
             }
             FileHandle.standardError.write(Data("  run \(i + 1)/\(runs) done\n".utf8))
         }
-        print("pipeline benchmark on \(dir.path): \(runs) runs of `tonight run --force`, medians")
-        print("stage".padding(toLength: 18, withPad: " ", startingAt: 0) + "median s   min s   max s   goal    rows")
+        var table = BenchTable("Stages of `tonight run --force` on \(dir.lastPathComponent), \(runs) runs (stage.json durations)",
+                               columns: ["stage", "median s", "min s", "max s", "goal s", "rows"])
         for stage in order {
             let d = durations[stage] ?? []
-            let goal = Self.goals[stage].map { String(format: "< %.2f", $0) } ?? "      "
-            let r = (rows[stage] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            print(stage.padding(toLength: 18, withPad: " ", startingAt: 0)
-                  + String(format: "%8.3f %7.3f %7.3f  ", median(d), d.min() ?? 0, d.max() ?? 0) + goal + "  " + r)
+            let r = (rows[stage] ?? [:]).sorted { $0.key < $1.key }.filter { !$0.key.hasPrefix("rows.") }
+                .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            table.row([stage, sec(median(d)), sec(d.min() ?? 0), sec(d.max() ?? 0), Self.goals[stage].map { String(format: "%.2f", $0) } ?? "", r])
+            if let goal = Self.goals[stage] {
+                table.goal(Goal(name: stage, value: median(d), goal: goal, direction: .atMost, unit: " s"))
+            }
         }
         for (stage, key) in [("tickets", "users"), ("playmate", "players")] {
             if let n = rows[stage]?[key], let d = durations[stage], median(d) > 0 {
-                print(String(format: "%@: %d %@ in %.2f s = %.0f %@/s", stage, n, key, median(d), Double(n) / median(d), key))
+                table.note(String(format: "%@: %d %@ in %.2f s = %.0f %@/s", stage, n, key, median(d), Double(n) / median(d), key))
             }
         }
         if let b = inputBytes["load-tickets"], let d = durations["load-tickets"], median(d) > 0 {
-            print(String(format: "load-tickets: %.1f MB in %.2f s = %.0f MB/s (goal >= 150 MB/s)", b / 1e6, median(d), b / 1e6 / median(d)))
+            table.goal(Goal(name: "load-tickets throughput", value: b / 1e6 / median(d), goal: 150, direction: .atLeast, unit: " MB/s", decimals: 0))
         }
-        print(String(format: "whole run peak memory (median): %.0f MB", median(peaks) / 1_048_576))
+        table.note(String(format: "whole run: %.1f s wall, peak memory %.0f MiB (medians)", median(walls), median(peaks) / 1_048_576))
+        try output.emit(benchmark: "pipeline", tables: [table])
     }
 }

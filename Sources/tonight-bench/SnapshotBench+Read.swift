@@ -33,7 +33,8 @@ extension SnapshotBench {
         return Double(count) / s
     }
 
-    func readFigures(root: URL, id: String, keys: [String], summary: DatasetWriter.Summary) throws {
+    func readFigures(root: URL, id: String, keys: [String], summary: DatasetWriter.Summary) throws -> BenchTable {
+        var table = BenchTable("Reading it (\(runs) rounds, medians)", columns: ["what", "figure"])
         let dir = root.appendingPathComponent(id)
         let files = [dir.appendingPathComponent(summary.file).path, dir.appendingPathComponent(summary.indexFile).path]
 
@@ -47,8 +48,9 @@ extension SnapshotBench {
             _ = try Snapshot.openCurrent(in: root)
             warmOpen.append(Double(Self.now() - t0) / 1e6)
         }
-        print(String(format: "open (manifest + index of %d frames): cold %.1f ms, warm %.1f ms  (goal < 50 ms)",
-                     summary.frames, median(coldOpen), median(warmOpen)))
+        table.row(["open, cold (manifest + index of \(summary.frames) frames)", String(format: "%.1f ms", median(coldOpen))])
+        table.row(["open, warm", String(format: "%.1f ms", median(warmOpen))])
+        table.goal(Goal(name: "cold open", value: median(coldOpen), goal: 50, direction: .atMost, unit: " ms", decimals: 1))
 
         // Cold: page cache dropped, a fresh reader, each lookup timed.
         var p50s: [Double] = [], p99s: [Double] = [], maxes: [Double] = []
@@ -67,8 +69,10 @@ extension SnapshotBench {
             p99s.append(percentile(lat, 0.99))
             maxes.append(lat.max()!)
         }
-        print(String(format: "cold lookups (page cache dropped, 20,000 random keys): p50 %.3f ms, p99 %.3f ms, max %.1f ms  (goal p99 < 1 ms)",
-                     median(p50s), median(p99s), median(maxes)))
+        table.row(["cold lookups (page cache dropped, 20,000 random keys): p50", String(format: "%.3f ms", median(p50s))])
+        table.row(["cold lookups: p99", String(format: "%.3f ms", median(p99s))])
+        table.row(["cold lookups: max", String(format: "%.1f ms", median(maxes))])
+        table.goal(Goal(name: "cold lookup p99", value: median(p99s), goal: 1, direction: .atMost, unit: " ms", decimals: 3))
 
         // Warm, one core, three cache settings.
         for (label, budget) in [("no frame cache (every lookup decompresses a frame)", 0),
@@ -82,7 +86,10 @@ extension SnapshotBench {
             }
             var rates: [Double] = []
             for r in 0..<runs { rates.append(try throughput(d, keys, count: lookups, seed: UInt64(r + 2))) }
-            print(String(format: "warm random lookups, one core, %@: %.0f /s  (goal >= 100,000 /s)", label, median(rates)))
+            table.row(["warm random lookups, one core, \(label)", String(format: "%.0f /s", median(rates))])
+            if budget == Snapshot.defaultCacheBytes {
+                table.goal(Goal(name: "warm lookups with the default cache", value: median(rates), goal: 100_000, direction: .atLeast, unit: "/s", decimals: 0))
+            }
         }
 
         if !noBaseline {
@@ -96,8 +103,9 @@ extension SnapshotBench {
                 ours.append(Double(Self.now() - t0) / 1e9)
             }
             let mb = Double(summary.uncompressedBytes) / 1e6
-            print(String(format: "full scan: ours %.2f s (%.0f MB/s, frame checksums, record split) vs zstd -dc %.2f s (%.0f MB/s)",
-                         median(ours), mb / median(ours), t, mb / t))
+            table.row(["full scan (frame checksums, record split)", String(format: "%.2f s, %.0f MB/s", median(ours), mb / median(ours))])
+            table.row(["baseline zstd -dc > /dev/null", String(format: "%.2f s, %.0f MB/s", t, mb / t)])
         }
+        return table
     }
 }

@@ -20,6 +20,7 @@ struct SnapshotBench: ParsableCommand {
     @Option(help: "Frame size (snapshot.frameBytes).") var frameBytes: Int = 64 << 10
     @Flag(help: "Skip the zstd command-line baselines.") var noBaseline = false
     @Option(help: "zstd level (the pipeline's default, snapshot.compressionLevel, is 1).") var level: Int32 = 1
+    @OptionGroup var output: BenchOutput
 
     /// A deterministic generator (the generator's SplitMix64) so every run writes the same bytes.
     struct Mix {
@@ -73,7 +74,7 @@ struct SnapshotBench: ParsableCommand {
         let id = "20260115T060000Z-00000000"
         let snapDir = root.appendingPathComponent(id)
         try FileManager.default.createDirectory(at: snapDir, withIntermediateDirectories: true)
-        print("snapshot benchmark: explore-shaped dataset, \(users) users, frames of \(frameBytes) bytes, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        print("snapshot benchmark: explore-shaped dataset, \(users) users, frames of \(frameBytes) bytes")
 
         // Write: time only the writer (JSON generation is the ranking stage's cost).
         let ids = Self.userIDs(users)
@@ -108,13 +109,18 @@ struct SnapshotBench: ParsableCommand {
         writeSeconds += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
         try? ndjson?.close()
         let mb = Double(summary.uncompressedBytes) / 1e6
-        print(String(format: "dataset: %d records, %.0f MB NDJSON -> %.0f MB (%.2fx), %d frames",
-                     summary.records, mb, Double(summary.bytes) / 1e6, Double(summary.uncompressedBytes) / Double(summary.bytes), summary.frames))
-        print(String(format: "write (seekable, checksums, index, fsync)   %.2f s  %.0f MB/s of NDJSON  (goal >= 200 MB/s)", writeSeconds, mb / writeSeconds))
+        var write = BenchTable(
+            String(format: "Writing an explore-shaped dataset: %d records, %.0f MB NDJSON → %.0f MB (%.2f×), %d frames of %d bytes",
+                   summary.records, mb, Double(summary.bytes) / 1e6, Double(summary.uncompressedBytes) / Double(summary.bytes),
+                   summary.frames, frameBytes),
+            columns: ["what", "s", "MB/s of NDJSON"])
+        write.row(["DatasetWriter (seekable frames, checksums, index, fsync)", sec(writeSeconds), String(format: "%.0f", mb / writeSeconds)])
+        write.goal(Goal(name: "write throughput", value: mb / writeSeconds, goal: 200, direction: .atLeast, unit: " MB/s", decimals: 0))
         if !noBaseline {
             let path = root.appendingPathComponent("explore.ndjson").path
-            let z = try timeCommand("zstd -q -\(level) -T2 -f '\(path)' -o '\(path).zst'")
-            print(String(format: "  baseline zstd -%d -T2 (one stream)         %.2f s  %.0f MB/s  (ours/zstd %.2f)", level, z, mb / z, writeSeconds / z))
+            let z = try timeCommand("zstd -q -\(level) -T0 -f '\(path)' -o '\(path).zst'")
+            write.row(["baseline zstd -\(level) -T0 (one stream)", sec(z), String(format: "%.0f", mb / z)])
+            write.note(String(format: "ours / zstd = %.2f", writeSeconds / z))
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: path + ".zst")
         }
@@ -128,7 +134,8 @@ struct SnapshotBench: ParsableCommand {
             stages: [], previous: nil, runId: "bench")
         try JSONEncoder().encode(manifest).write(to: snapDir.appendingPathComponent("manifest.json"))
         try Data((id + "\n").utf8).write(to: root.appendingPathComponent("CURRENT"))
-        try readFigures(root: root, id: id, keys: keys, summary: summary)
+        let read = try readFigures(root: root, id: id, keys: keys, summary: summary)
+        try output.emit(benchmark: "snapshot", tables: [write, read])
     }
 
     func timeCommand(_ command: String) throws -> Double {

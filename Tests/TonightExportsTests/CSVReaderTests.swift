@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonightTesting
 import TonightCore
 @testable import TonightExports
 
@@ -72,7 +73,7 @@ func records(_ f: CSVFile, _ pieces: [CSVFile.Part]) -> [String] {
         for i in 0..<200 {
             text += i % 7 == 0 ? "u\(i),\"multi\nline, \"\"quoted\"\"\nnote\"\n" : "u\(i),plain \(i)\n"
         }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("parts-\(UUID().uuidString.prefix(6)).csv")
+        let url = temporaryDirectory("parts").appendingPathComponent("parts.csv")
         try Data(text.utf8).write(to: url)
         let f = try CSVFile(url)
         let header = try f.header(required: ["user_id"])
@@ -94,7 +95,7 @@ func records(_ f: CSVFile, _ pieces: [CSVFile.Part]) -> [String] {
         var text = "user_id,artist_id" + lineEnd
         for i in 0..<30 { text += (i % 9 == 4 ? lineEnd : "") + "u\(i),\(i * 7)" + lineEnd }
         text += "last,1"  // no final line end
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("plain-\(UUID().uuidString.prefix(6)).csv")
+        let url = temporaryDirectory("plain").appendingPathComponent("plain.csv")
         try Data(text.utf8).write(to: url)
         let f = try CSVFile(url)
         let header = try f.header(required: ["user_id"])

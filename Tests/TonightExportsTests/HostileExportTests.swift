@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonightTesting
 import TonightCore
 import TonightGeo
 @testable import TonightExports
@@ -9,8 +10,7 @@ import TonightGeo
 /// unterminated quote stops the stage at the line where it opened.
 @Suite struct HostileExportTests {
     static func directory(_ files: [String: String]) -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-hostile-\(UUID().uuidString.prefix(8))")
-        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = temporaryDirectory("tonight-hostile")
         for (name, text) in files { try! Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
         return dir
     }

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
+import TonightTesting
 import TonightCore
 import TonightGeo
 @testable import TonightExports
 
 @Suite struct TicketsLoaderTests {
     func directory(_ files: [String: String]) -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-tickets-\(UUID().uuidString.prefix(8))")
-        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = temporaryDirectory("tonight-tickets")
         for (name, text) in files { try! Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
         return dir
     }

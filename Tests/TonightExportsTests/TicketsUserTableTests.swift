@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonightTesting
 import TonightCore
 import TonightGenerator
 import TonightGeo
@@ -12,7 +13,7 @@ import TonightGeo
 
     /// The `small` generated Tickets Tonight export (10,000 users), made once.
     static let small: URL = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-small-\(UUID().uuidString.prefix(8))")
+        let dir = temporaryDirectory("tonight-small")
         _ = try! DatasetGenerator(scale: .small, seed: 3).generate(into: dir)
         return dir.appendingPathComponent("tickets")
     }()
@@ -25,7 +26,7 @@ import TonightGeo
     /// The table writes exactly the bytes `TicketsUser.encode` writes for the same users: the
     /// `users` table keeps its format for the stages that read it.
     @Test func writesWhatTicketsUserWrites() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-table-\(UUID().uuidString.prefix(8))")
+        let dir = temporaryDirectory("tonight-table")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         // Hostile ids and ZIPs beside the generated rows: non-ASCII, invalid UTF-8 (rejected: an
         // id is never repaired), quoted, a ZIP+4, a Canadian code, coordinates, a budget of zero.

@@ -1,70 +1,21 @@
 import Foundation
 import Testing
 import TonightCore
+import TonightGenerator
 @testable import TonightFeed
 
-/// Every attack class of the defusedxml project, plus the limits of feed.md: refused with
-/// exit code 65 and a position, quickly and in bounded memory.
+/// Every attack class of the defusedxml project, plus the limits of feed.md
+/// (`HostileFeed.parserAttacks`): refused with exit code 65 and a position. How fast and in
+/// how much memory is measured by `tonight-bench hostile`, not here.
 @Suite struct HostileInputTests {
-    static let attacks: [(name: String, xml: String)] = [
-        ("billion laughs", """
-            <?xml version="1.0"?>
-            <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
-            <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
-            <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
-            <!ENTITY lol9 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">]>
-            <Ticketmaster>&lol9;</Ticketmaster>
-            """),
-        ("quadratic blowup", "<?xml version=\"1.0\"?>\n<!DOCTYPE t [<!ENTITY a \"" + String(repeating: "x", count: 100_000)
-            + "\">]>\n<Ticketmaster>" + String(repeating: "&a;", count: 10_000) + "</Ticketmaster>"),
-        ("external entity, local file", """
-            <?xml version="1.0"?>
-            <!DOCTYPE t [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
-            <Ticketmaster>&xxe;</Ticketmaster>
-            """),
-        ("external entity, network", """
-            <?xml version="1.0"?>
-            <!DOCTYPE t [<!ENTITY xxe SYSTEM "http://127.0.0.1:9/evil">]>
-            <Ticketmaster>&xxe;</Ticketmaster>
-            """),
-        ("external DTD retrieval", """
-            <?xml version="1.0"?>
-            <!DOCTYPE Ticketmaster SYSTEM "http://127.0.0.1:9/evil.dtd">
-            <Ticketmaster/>
-            """),
-        ("external parameter entity", """
-            <?xml version="1.0"?>
-            <!DOCTYPE t [<!ENTITY % pe SYSTEM "file:///etc/passwd"> %pe;]>
-            <Ticketmaster/>
-            """),
-        ("XInclude", """
-            <?xml version="1.0"?>
-            <Ticketmaster xmlns:xi="http://www.w3.org/2001/XInclude"><Artists><xi:include href="file:///etc/passwd" parse="text"/></Artists></Ticketmaster>
-            """),
-        ("undeclared entity", "<Ticketmaster>&xxe;</Ticketmaster>"),
-        ("deep nesting", "<Ticketmaster>" + String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100) + "</Ticketmaster>"),
-        ("huge text", "<Ticketmaster><Artists>" + String(repeating: "x", count: 2 << 20) + "</Artists></Ticketmaster>"),
-        ("huge attribute", "<Ticketmaster a=\"" + String(repeating: "x", count: 2 << 20) + "\"/>"),
-        ("long element name", "<Ticketmaster><" + String(repeating: "n", count: 2000) + "/></Ticketmaster>"),
-        ("many attributes", "<Ticketmaster " + (0..<100).map { "a\($0)=\"1\"" }.joined(separator: " ") + "/>"),
-        ("wrong root", "<rss><channel/></rss>"),
-        // Floods that libxml2 would spend seconds on before any callback: counted first.
-        ("100,000 namespace declarations", "<Ticketmaster " + (0..<100_000).map { "xmlns:n\($0)=\"u\($0)\"" }.joined(separator: " ") + "/>"),
-        ("100,000 attributes", "<Ticketmaster>\n<Artists " + (0..<100_000).map { "a\($0)='>'" }.joined(separator: " ") + "/></Ticketmaster>"),
-        ("1,000,000 distinct element names", "<Ticketmaster><Artists>" + (0..<1_000_000).map { "<n\($0)/>" }.joined() + "</Artists></Ticketmaster>"),
-        ("distinct attribute names", "<Ticketmaster><Artists>" + (0..<200_000).map { "<x a\($0)=\"1\"/>" }.joined() + "</Artists></Ticketmaster>"),
-        // A field whose text comes in pieces: its whole text counts against the limit.
-        ("field text in pieces", "<Ticketmaster><Artists><Artist ID=\"1\"><ArtistName>"
-            + String(repeating: String(repeating: "x", count: 512 << 10) + "<!--c-->", count: 4) + "</ArtistName></Artist></Artists></Ticketmaster>"),
-    ]
 
-    @Test(arguments: attacks.map(\.name))
+    @Test(arguments: HostileFeed.parserAttacks.map(\.name))
     func refused(_ name: String) throws {
-        let xml = Self.attacks.first { $0.name == name }!.xml
-        let started = Date()
+        let attack = HostileFeed.parserAttacks.first { $0.name == name }!
+        let url = try attack.write(into: temporaryDirectory())
         var caught: TonightError?
         do {
-            _ = try parseFeed(xml)
+            _ = try FeedParser.parse(url)
         } catch let e as TonightError {
             caught = e
         }
@@ -72,14 +23,13 @@ import TonightCore
         #expect(e.exitCode == 65)
         #expect(e.line != nil && e.column != nil, "no position in: \(e)")
         #expect(e.description.contains("feed.xml:"), "no FILE:LINE:COLUMN in: \(e)")
-        #expect(Date().timeIntervalSince(started) < 1.0)
         #expect(!e.description.contains("root:"), "file content leaked: \(e)")
     }
 
     /// The attribute flood is refused at the tag, with the tag's line.
     @Test func attributeFloodNamesItsLine() throws {
-        let xml = Self.attacks.first { $0.name == "100,000 attributes" }!.xml
-        let e = #expect(throws: TonightError.self) { try parseFeed(xml) }
+        let url = try HostileFeed.parserAttacks.first { $0.name == "100,000 attributes" }!.write(into: temporaryDirectory())
+        let e = #expect(throws: TonightError.self) { try FeedParser.parse(url) }
         #expect(e?.line == 2 && e?.message.contains("more than 64 attributes") == true, "\(String(describing: e))")
     }
 
@@ -138,7 +88,7 @@ import TonightCore
     }
 
     /// Decompression bombs: gigabytes of spaces compress to a few KB; the ratio cap stops them.
-    @Test(arguments: ["gzip", "zstd"])
+    @Test(.enabled(if: ExternalTool.gzip.isAvailable && ExternalTool.zstd.isAvailable), arguments: ["gzip", "zstd"])
     func decompressionBomb(_ tool: String) throws {
         let dir = temporaryDirectory()
         let raw = dir.appendingPathComponent("bomb.xml")
@@ -152,7 +102,6 @@ import TonightCore
         try p.run()
         p.waitUntilExit()
         #expect(p.terminationStatus == 0)
-        let started = Date()
         var options = FeedParserOptions()
         options.limits.maxTextBytes = Int.max  // let only the decompression caps act
         #expect {
@@ -160,7 +109,6 @@ import TonightCore
         } throws: { error in
             (error as? TonightError)?.message.contains("decompression") == true
         }
-        #expect(Date().timeIntervalSince(started) < 1.0)
     }
 
     @Test func decompressedSizeCap() throws {
@@ -176,7 +124,8 @@ import TonightCore
         }
     }
 
-    @Test func truncatedCompressedInput() throws {
+    @Test(.enabled(if: ExternalTool.zstd.isAvailable))
+    func truncatedCompressedInput() throws {
         let dir = temporaryDirectory()
         let url = dir.appendingPathComponent("feed.xml")
         try Data(feed().utf8).write(to: url)

@@ -170,7 +170,7 @@ import TonightCore
         #expect(r.warnings["unknown-artist-category"] == 1)
     }
 
-    @Test(arguments: ["gzip", "zstd"])
+    @Test(.enabled(if: ExternalTool.gzip.isAvailable && ExternalTool.zstd.isAvailable), arguments: ["gzip", "zstd"])
     func compressedInputsGiveTheSameTables(_ tool: String) throws {
         let dir = temporaryDirectory()
         let plain = resource("feed_sample_2012_linked.xml")

@@ -1,14 +1,7 @@
 import Foundation
 import TonightCore
+@_exported import TonightTesting
 @testable import TonightFeed
-
-/// A fresh temporary directory per call.
-func temporaryDirectory(_ name: String = "tonight-test") -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("\(name)-\(getpid())-\(UUID().uuidString.prefix(8))")
-    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
 
 func resource(_ path: String) -> URL {
     // `.copy("Resources")` puts the folder's contents at the bundle's resource root here.
@@ -27,10 +20,9 @@ func parseFeed(_ text: String, options: FeedParserOptions = FeedParserOptions(),
 }
 
 /// The JSON line of a record writer.
-func json(_ body: (inout JSONWriter) -> Void) -> String {
-    var w = JSONWriter()
-    body(&w)
-    return String(decoding: w.bytes, as: UTF8.self)
+/// The JSON form a record's `encode` declares.
+func json(_ record: some EncodableRecord) -> String {
+    String(decoding: RecordEncoder.jsonBytes(record), as: UTF8.self)
 }
 
 /// A minimal valid feed around the given records (one of each section by default).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonightTesting
 import TonightCore
 @testable import TonightGeo
 
@@ -7,7 +8,7 @@ import TonightCore
 /// library's code: every transition it lists in 2012–2030, and 2040–2060 (past the last
 /// transition of a "fat" file, where the POSIX footer decides).
 @Suite struct TimeZoneDatabaseTests {
-    static let hasZdump = FileManager.default.isExecutableFile(atPath: "/usr/bin/zdump")
+    static let hasZdump = ExternalTool.zdump.isAvailable && ExternalTool.date.isAvailable
 
     /// North American zones of the geocoding table (the 2026 Canadian changes among them),
     /// southern-hemisphere zones, 30- and 45-minute offsets, negative DST (Dublin), Ramadan
@@ -19,23 +20,11 @@ import TonightCore
         "Asia/Kolkata", "Asia/Kathmandu", "Europe/Dublin", "Africa/Casablanca", "America/Nuuk", "America/Santiago",
     ]
 
-    static func shell(_ command: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// (UTC instant, offset) of every line of `zdump -v` (`ZONE  Sun Mar  8 09:59:59 2026 UT = … gmtoff=-28800`).
     static func zdump(_ zone: String, from: Int, to: Int) throws -> [(Int64, Int)] {
-        try shell("zdump -v -c \(from),\(to) \(zone)").split(separator: "\n").compactMap { line in
+        try shell("zdump -v -c \(from),\(to) \(zone)").output.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: " ", omittingEmptySubsequences: true)
             guard parts.count >= 7, parts[6] == "UT", let gmtoff = parts.last, gmtoff.hasPrefix("gmtoff="),
                 let month = months.firstIndex(of: String(parts[2])), let day = Int(parts[3]), let year = Int(parts[5])
@@ -59,10 +48,10 @@ import TonightCore
             }
         }
         // Between transitions too: noon UTC on the 1st of every month.
-        let monthly = try Self.shell(
+        let monthly = try shell(
             (2012...2030).flatMap { y in (1...12).map { m in String(format: "%04d-%02d-01T12:00:00Z", y, m) } }
                 .map { "TZ=\(zone) date -d \($0) +%z" }.joined(separator: "; "))
-            .split(separator: "\n")
+            .output.split(separator: "\n")
         var k = 0
         for y in 2012...2030 {
             for m in 1...12 {

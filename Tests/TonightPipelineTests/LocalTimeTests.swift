@@ -9,22 +9,10 @@ import TonightSnapshot
 /// the database's version is recorded and enters the geocode stage's fingerprint, and a
 /// missing database stops a run at its start.
 @Suite(.serialized) struct LocalTimeTests {
-    static func shell(_ command: String, environment: [String: String] = [:]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, b in b }
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// Every event in a Canadian zone from 2026-11-01 on, and every 7th other event of the
+        /// Every event in a Canadian zone from 2026-11-01 on, and every 7th other event of the
     /// generated `small` set: `localStart` equals what `date` prints with `TZ=` its zone.
-    @Test func localStartsAgreeWithDate() throws {
+    @Test(.enabled(if: ExternalTool.date.isAvailable))
+    func localStartsAgreeWithDate() throws {
         let events = RankingTests.run.events
         let change = CivilTime.parseInstant("2026-11-01T00:00:00Z")!
         let canadian: Set<String> = ["America/Vancouver", "America/Edmonton", "America/Winnipeg", "America/Yellowknife",
@@ -35,7 +23,7 @@ import TonightSnapshot
         sample = Array(sample.prefix(600))
         #expect(sample.contains { canadian.contains($0.timeZone!) && $0.event.startsAt >= change })
         let script = sample.map { "TZ=\($0.timeZone!) date -d @\($0.event.startsAt) +%Y-%m-%dT%H:%M:%S" }.joined(separator: "\n")
-        let printed = try Self.shell(script).split(separator: "\n").map(String.init)
+        let printed = try shell(script).output.split(separator: "\n").map(String.init)
         #expect(printed.count == sample.count)
         for (e, expected) in zip(sample, printed) {
             #expect(CivilTime.formatLocal(e.localStart!) == expected, "event \(e.event.idString) in \(e.timeZone!)")

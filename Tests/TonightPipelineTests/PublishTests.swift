@@ -24,7 +24,7 @@ import TonightSnapshot
         #expect(SnapshotDirectory.isSnapshotID(s.id) && s.id.hasSuffix(String(s.manifest.contentHash.prefix(8))))
         // Typed accessors over the real datasets (values hand-checked in Fixtures/tiny/expected/catalog).
         let msg = try #require(try s.venue(id: 58))
-        #expect(msg.precision == "postal" && msg.timeZone == "America/New_York")
+        #expect(msg.precision == .postal && msg.timeZone == "America/New_York")
         let event = try #require(try s.event(id: "1D446879A86F5DEA"))
         #expect(event.venue == 58 && event.localStart == "2026-01-15T21:00:00" && event.lat == msg.lat)
         #expect(try s.artist(id: 1061)?.favorites == 5)
@@ -41,38 +41,27 @@ import TonightSnapshot
 
     /// Every published dataset (and index) reads whole with `zstd -dc` and by byte range with
     /// Python's `pyzstd.SeekableZstdFile` (both installed by .ci/run).
-    @Test func publishedFilesReadWithStockTools() throws {
+    @Test(.enabled(if: ExternalTool.zstd.isAvailable && ExternalTool.pyzstd.isAvailable))
+    func publishedFilesReadWithStockTools() throws {
         let work = temporaryDirectory()
         try runner(inputs: tinyInputs, work: work).run()
         let s = try Snapshot.openCurrent(in: Self.snapshots(work))
         for (name, entry) in s.manifest.datasets {
             for (file, lines) in [(entry.file, entry.records), (entry.index, entry.frames)] {
                 let path = s.directory.appendingPathComponent(file).path
-                let whole = try Self.shell("zstd -dc '\(path)'")
+                let whole = try unpack(shell("zstd -dc '\(path)'"))
                 #expect(whole.0 == 0 && whole.1.split(separator: "\n").count == lines, "\(name): zstd -dc \(file)")
                 let script = "import sys\nfrom pyzstd import SeekableZstdFile\nf = SeekableZstdFile(sys.argv[1], 'r')\nf.seek(int(sys.argv[2])); sys.stdout.buffer.write(f.read(int(sys.argv[3])))"
                 let text = Array(whole.1.utf8)
                 let start = text.count / 3, length = max(1, text.count / 3)
-                let ranged = try Self.shell("python3 -c \"\(script)\" '\(path)' \(start) \(length)")
+                let ranged = try unpack(shell("python3 -c \"\(script)\" '\(path)' \(start) \(length)"))
                 #expect(ranged.0 == 0, "pyzstd: \(ranged.1)")
                 #expect(Array(ranged.1.utf8) == Array(text[start..<min(text.count, start + length)]), "\(name): pyzstd range of \(file)")
             }
         }
     }
 
-    static func shell(_ command: String) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    @Test func sameInputsGiveByteIdenticalFiles() throws {
+        @Test func sameInputsGiveByteIdenticalFiles() throws {
         let a = temporaryDirectory(), b = temporaryDirectory()
         try runner(inputs: tinyInputs, work: a).run()
         try runner(inputs: tinyInputs, work: b).run()
@@ -124,6 +113,28 @@ import TonightSnapshot
         // Repaired by a rollback to the snapshot that was there, the next run completes.
         #expect(try runTonight(["snapshot", "rollback", before[0], "--out", out.path]).status == 0)
         #expect(try runTonight(["run", "--work", work.path, "--out", out.path]).status == 0)
+    }
+
+    /// Many re-runs of one night, each publishing something new, never push out the previous
+    /// night's snapshot: it is the alerts baseline of the next re-run.
+    @Test func retentionKeepsTheAlertsBaselineOfTheCurrentNight() throws {
+        let work = temporaryDirectory()
+        var config = TonightConfig()
+        try config.set(ConfigKeys.Snapshot.retain, 2)
+        try runner(inputs: tinyInputs, work: work, config: config).run()
+        let lastNight = try SnapshotDirectory(root: Self.snapshots(work)).currentID()
+        for days in [10.0, 11, 12, 13] {
+            // Tonight, re-run with another setting each time: every run publishes.
+            try config.set(ConfigKeys.Recommendations.Explore.timeDecayDays, days)
+            try runner(inputs: tinyInputs, work: work, config: config) {
+                $0.asOf += 86_400
+                $0.date += 1
+                $0.allowShrink = true
+            }.run()
+        }
+        let ids = SnapshotDirectory(root: Self.snapshots(work)).snapshotIDs()
+        #expect(ids.count == 3, "\(ids)")
+        #expect(ids.contains(lastNight), "\(ids)")
     }
 
     @Test func retentionKeepsTheNewestAndRollbackGoesBack() throws {

@@ -85,7 +85,7 @@ import TonightSnapshot
             }
             #expect(perArtist.values.allSatisfy { $0 <= 2 }, "\(u.id): more than 2 events of one artist")
             // Non-increasing scores within the ranked part and within the popular part.
-            for part in [explore.filter { $0.reason != "popular" }, explore.filter { $0.reason == "popular" }] {
+            for part in [explore.filter { $0.reason != .popular }, explore.filter { $0.reason == .popular }] {
                 #expect(zip(part, part.dropFirst()).allSatisfy { $0.score >= $1.score * (1 - 1e-9) }, "\(u.id): scores increase")
             }
             for item in try r.snapshot.tonight(user: u.id) {

@@ -90,7 +90,7 @@ struct ReferenceRanking {
             let favorite = u.favorites.contains(a)
             let because = favorite ? [a] : why[a]!.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(3).map(\.0)
             out.append(ExploreItem(event: e.idString, score: r, artist: a, because: because,
-                                   reason: favorite ? "favorite" : "affinity", distanceKm: distance(u, e)))
+                                   reason: favorite ? .favorite : .affinity, distanceKm: distance(u, e)))
         }
         guard out.count < 10 else { return out }
         let m = meanStars
@@ -104,7 +104,7 @@ struct ReferenceRanking {
             if let h = e.headliner {
                 guard out.filter({ $0.artist == h }).count < 2 else { continue }
             }
-            out.append(ExploreItem(event: e.idString, score: score, artist: e.headliner, because: nil, reason: "popular",
+            out.append(ExploreItem(event: e.idString, score: score, artist: e.headliner, because: nil, reason: .popular,
                                    distanceKm: distance(u, e)))
         }
         return out

@@ -107,11 +107,25 @@ import TonightRanking
         #expect(record.status == "failed" && record.exitCode == 65)
     }
 
-    @Test func onlyNeedsUpToDateUpstream() throws {
+    @Test func unknownStageIsAUsageError() throws {
         let work = temporaryDirectory()
-        #expect(throws: TonightError.self) {
+        let e = #expect(throws: TonightError.self) {
             try runner(inputs: tinyInputs, work: work) { $0.only = ["no-such-stage"] }.plan()
         }
+        #expect(e?.exitCode == 2 && e?.description.contains("no-such-stage") == true, "\(String(describing: e))")
+    }
+
+    /// `--only` runs the named stages on their upstream's recorded outputs: refused (exit 2,
+    /// naming the missing upstream) before any run, accepted once they exist.
+    @Test func onlyNeedsUpToDateUpstream() throws {
+        let work = temporaryDirectory()
+        let e = #expect(throws: TonightError.self) {
+            try runner(inputs: tinyInputs, work: work) { $0.only = ["geocode"] }.plan()
+        }
+        #expect(e?.exitCode == 2 && e?.description.contains("parse-feed") == true, "\(String(describing: e))")
+        try runner(inputs: tinyInputs, work: work) { $0.only = ["parse-feed"] }.run()
+        let plan = try runner(inputs: tinyInputs, work: work) { $0.only = ["geocode"] }.plan()
+        #expect(plan.map(\.stage) == ["parse-feed", "geocode"] && plan.map(\.action) == [.reuse, .run])
     }
 
     @Test func reportAndMetricsAreWritten() throws {

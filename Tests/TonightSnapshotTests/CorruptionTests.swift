@@ -6,7 +6,7 @@ import Testing
 /// `verify`) and never returned as data.
 @Suite struct CorruptionTests {
     static func build() throws -> (URL, String, [(String, [UInt8])]) {
-        let root = SnapshotFixture.tempDir("corrupt")
+        let root = temporaryDirectory("snap-corrupt")
         let recs = SnapshotFixture.records((0..<300).map { "user\($0)" })
         let id = try SnapshotFixture.write(root: root, id: "20260115T060000Z-00000001", datasets: ["explore": recs],
                                            frameBytes: 1024)

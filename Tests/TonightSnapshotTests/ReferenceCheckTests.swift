@@ -47,7 +47,7 @@ import Testing
 
     /// A small snapshot with one dangling reference of each kind the check knows.
     @Test func danglingReferencesAreReportedWithDatasetKeyAndField() throws {
-        let root = SnapshotFixture.tempDir("refs")
+        let root = temporaryDirectory("snap-refs")
         func rec(_ key: String, _ body: String) -> (String, [UInt8]) { (key, Array("{\"key\":\"\(key)\"\(body)}".utf8)) }
         let datasets: [String: [(String, [UInt8])]] = [
             "events": [rec("00000000000000AA", #","artists":[1],"category":5,"venue":3"#),
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func aMissingTargetDatasetIsAProblem() throws {
-        let root = SnapshotFixture.tempDir("refs-missing")
+        let root = temporaryDirectory("snap-refs-missing")
         let id = try SnapshotFixture.write(root: root, id: "20260115T060000Z-0000000b", datasets: [
             "nearby": [("9q8y", Array(#"{"key":"9q8y","items":[{"event":"00000000000000AA","venue":3}]}"#.utf8))],
         ])

@@ -36,10 +36,10 @@ import Testing
     @Test func filesAgreeWithSha256sum() throws {
         var rng = SystemRandomNumberGenerator()
         for size in [0, 55, 56, 63, 64, 65, 1_000, 3 << 20] {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(size)-\(UUID().uuidString.prefix(6))")
+            let url = temporaryDirectory("sha").appendingPathComponent("sha-\(size)")
             defer { try? FileManager.default.removeItem(at: url) }
             try Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &rng) }).write(to: url)
-            let (status, out) = try SeekableFormatTests.shell("sha256sum '\(url.path)'")
+            let (status, out) = try unpack(shell("sha256sum '\(url.path)'", mergingStandardError: true))
             #expect(status == 0)
             #expect(try SHA256.file(url.path) == String(out.prefix(64)), "size \(size)")
         }

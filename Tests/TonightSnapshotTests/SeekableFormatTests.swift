@@ -17,34 +17,23 @@ import Testing
         var w = SeekableZstdWriter(frameBytes: frameBytes, level: 3)
         for (k, j) in recs { try w.append(key: k, json: Array(j.utf8)) }
         let bytes = try w.finish()
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("seek-\(UUID().uuidString.prefix(8)).ndjson.zst")
+        let url = temporaryDirectory("seek").appendingPathComponent("seek.ndjson.zst")
         try Data(bytes).write(to: url)
         return (url, bytes, w)
     }
 
-    static func shell(_ command: String) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    @Test func zstdCommandLinePrintsTheNDJSON() throws {
+        @Test(.enabled(if: ExternalTool.zstd.isAvailable))
+    func zstdCommandLinePrintsTheNDJSON() throws {
         let recs = Self.records(5000)
         let (url, _, w) = try Self.write(recs)
         #expect(w.frames.count > 10)
-        let (status, out) = try Self.shell("zstd -dc '\(url.path)'")
+        let (status, out) = try unpack(shell("zstd -dc '\(url.path)'", mergingStandardError: true))
         #expect(status == 0)
         #expect(out == recs.map { $0.1 + "\n" }.joined())
     }
 
-    @Test func pyzstdReadsAnyRange() throws {
+    @Test(.enabled(if: ExternalTool.pyzstd.isAvailable))
+    func pyzstdReadsAnyRange() throws {
         let recs = Self.records(5000)
         let (url, _, _) = try Self.write(recs)
         let text = recs.map { $0.1 + "\n" }.joined()
@@ -55,7 +44,7 @@ import Testing
             f.seek(int(sys.argv[2])); sys.stdout.buffer.write(f.read(int(sys.argv[3])))
             """
         for (start, length) in [(0, 100), (123_456, 5000), (text.utf8.count - 50, 50), (70_000, 200_000)] {
-            let (status, out) = try Self.shell("python3 -c \"\(script)\" '\(url.path)' \(start) \(length)")
+            let (status, out) = try unpack(shell("python3 -c \"\(script)\" '\(url.path)' \(start) \(length)", mergingStandardError: true))
             #expect(status == 0, "pyzstd: \(out)")
             let expected = String(decoding: Array(text.utf8)[start..<min(text.utf8.count, start + length)], as: UTF8.self)
             #expect(out == expected)

@@ -1,17 +1,12 @@
 import TonightSnapshotWriter
 import TonightBase
 import Foundation
+@_exported import TonightTesting
 @testable import TonightSnapshot
 
 /// Builds small snapshots on disk with the package writer, as `publish` lays them out.
 enum SnapshotFixture {
-    static func tempDir(_ tag: String) -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("snap-\(tag)-\(UUID().uuidString.prefix(8))")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// Records `{"key":K,"items":[…]}` for the given keys (any order; they are sorted).
+        /// Records `{"key":K,"items":[…]}` for the given keys (any order; they are sorted).
     static func records(_ keys: [String], payload: (String) -> String = { "\"v-\($0.count)\"" }) -> [(String, [UInt8])] {
         keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { k in
             var json = Array(#"{"key":"#.utf8)

@@ -15,7 +15,7 @@ import Testing
     }()
 
     static func snapshot(frameBytes: Int = 512) throws -> (Snapshot, [(String, [UInt8])]) {
-        let root = SnapshotFixture.tempDir("reader")
+        let root = temporaryDirectory("snap-reader")
         let recs = SnapshotFixture.records(awkwardKeys)
         let id = try SnapshotFixture.write(root: root, id: "20260115T060000Z-00000001", datasets: ["explore": recs],
                                            frameBytes: frameBytes)
@@ -37,7 +37,7 @@ import Testing
     @Test func typedAccessorsDecodeTheRecords() throws {
         let (s, _) = try Self.snapshot()
         let items = try s.explore(user: "a\"b")
-        #expect(items == [ExploreItem(event: "E", score: 1.5, artist: nil, because: nil, reason: "affinity", distanceKm: nil)])
+        #expect(items == [ExploreItem(event: "E", score: 1.5, artist: nil, because: nil, reason: .affinity, distanceKm: nil)])
         #expect(try s.explore(user: "nobody").isEmpty)
         #expect(throws: SnapshotError.self) { try s.sessions(user: "1") }  // no such dataset here
     }
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func hotReloadSwitchesWhileOldRequestsFinish() throws {
-        let root = SnapshotFixture.tempDir("reload")
+        let root = temporaryDirectory("snap-reload")
         let a = try SnapshotFixture.write(root: root, id: "20260115T060000Z-0000000a",
                                           datasets: ["explore": SnapshotFixture.records(["u1", "u2"], payload: { _ in "\"old\"" })])
         try SnapshotFixture.setCurrent(root: root, a)
@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func listingSkipsUnfinishedDirectories() throws {
-        let root = SnapshotFixture.tempDir("list")
+        let root = temporaryDirectory("snap-list")
         try SnapshotFixture.write(root: root, id: "20260115T060000Z-00000001", datasets: ["x": SnapshotFixture.records(["k"])])
         try FileManager.default.createDirectory(at: root.appendingPathComponent(".tmp-run-1"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("20260116T060000Z-00000002"),

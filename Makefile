@@ -1,0 +1,44 @@
+# The two commands of the README, each complete on a fresh machine (Debian/Ubuntu with Swift):
+#
+#   make run    install what is missing, build, run the nightly job on the bundled fixtures,
+#               then show where the snapshot is and look one record up
+#   make test   install what is missing, build, run every test (what .ci/run calls)
+#
+# Also: make bench (every benchmark into Docs/BENCHMARKS.md), make docs (DocC of the reader).
+
+SWIFT   ?= swift
+TONIGHT := .build/release/tonight
+OUT     := .tonight
+
+.PHONY: run test deps build bench docs clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build -c release --product tonight
+
+run: build
+	$(TONIGHT) run
+	@echo
+	@echo "Published snapshots (newest first) under $(OUT)/snapshots:"
+	@$(TONIGHT) snapshot list --out $(OUT)
+	@echo
+	@echo "Example lookup: tonight snapshot get explore gsDYBAAAAA --out $(OUT)"
+	@$(TONIGHT) snapshot get explore gsDYBAAAAA --out $(OUT)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps
+	$(SWIFT) build -c release --product tonight
+	$(SWIFT) build -c release --product tonight-bench
+	for b in parse-feed load-tickets geocode pipeline snapshot hostile; do \
+	  .build/release/tonight-bench $$b --markdown Docs/BENCHMARKS.md || exit 1; done
+
+docs:
+	$(SWIFT) package --disable-sandbox generate-documentation --target TonightSnapshot
+
+clean:
+	rm -rf .build $(OUT)
