@@ -57,6 +57,12 @@ package struct JSONCursor: TextOutputStream {
         v.write(to: &self)
     }
 
+    /// A JSON number no more precise than `precision`.
+    @inline(__always)
+    package mutating func double(_ v: Double, _ precision: NumberPrecision) {
+        double(precision.rounded(v))
+    }
+
     /// `[a,b,…]` (a concrete buffer: a generic sequence is not specialised across modules).
     package mutating func ints(_ values: UnsafeBufferPointer<Int64>) {
         byte(UInt8(ascii: "["))

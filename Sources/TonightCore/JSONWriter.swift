@@ -186,6 +186,9 @@ package struct JSONWriter: Sendable {
     package mutating func field(_ k: String, _ v: String?) { if let v { field(k, v) } }
     package mutating func field(_ k: String, _ v: Int64?) { if let v { field(k, v) } }
     package mutating func field(_ k: String, _ v: Double?) { if let v { field(k, v) } }
+    /// A number written no more precisely than `precision`.
+    package mutating func field(_ k: String, _ v: Double, _ precision: NumberPrecision) { key(k); value(precision.rounded(v)) }
+    package mutating func field(_ k: String, _ v: Double?, _ precision: NumberPrecision) { if let v { field(k, v, precision) } }
     package mutating func field(_ k: String, ints: [Int64]) {
         key(k)
         beginArray()

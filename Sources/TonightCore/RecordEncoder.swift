@@ -99,6 +99,18 @@ package struct RecordEncoder {
         if form == .binary { binary.write(v) } else { json.field(name, v) }
     }
 
+    /// A number whose JSON text is no more precise than `precision` (the binary row keeps
+    /// every bit).
+    @inline(__always)
+    package mutating func field(_ name: String, _ v: Double, _ precision: NumberPrecision) {
+        if form == .binary { binary.write(v) } else { json.field(name, v, precision) }
+    }
+
+    @inline(__always)
+    package mutating func field(_ name: String, _ v: Double?, _ precision: NumberPrecision) {
+        if form == .binary { binary.write(v) } else { json.field(name, v, precision) }
+    }
+
     @inline(__always)
     package mutating func field(_ name: String, _ v: String) {
         if form == .binary { binary.write(v) } else { json.field(name, v) }

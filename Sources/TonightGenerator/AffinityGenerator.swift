@@ -4,6 +4,7 @@ struct AffinityGenerator {
     let scale: GeneratorScale
     let feed: GeneratedFeed
     var rng: SplitMix64
+    var shape: GeneratorShape = .realistic
 
     mutating func render(faults: Bool, file: String) -> (ByteBuffer, [PlantedFault]) {
         var b = ByteBuffer(capacity: scale.affinityBlocks * scale.affinityPerBlock * 48 + 1024)
@@ -11,6 +12,8 @@ struct AffinityGenerator {
         var line = 1
         let artists = feed.artists
         let n = artists.count
+        // Realistic: recommended artists are mostly popular ones (Zipf over popularity ranks).
+        let targets = shape == .realistic && scale.name != "tiny" ? WeightedSampler.zipf(n, exponent: 1, offset: 20) : nil
         for block in 0..<scale.affinityBlocks {
             let source = artists[feed.popularity[block % n]]
             // ~3 % of source names match no artist of the feed.
@@ -22,7 +25,7 @@ struct AffinityGenerator {
             var score = 0.05 + rng.unit() * 0.1
             var used = Set<Int64>()
             for k in 0..<scale.affinityPerBlock {
-                var target = artists[feed.popularity[rng.skewed(min(n, max(10, n / 4)), k: 1.6)]]
+                var target = artists[feed.popularity[targets?.draw(&rng) ?? rng.skewed(min(n, max(10, n / 4)), k: 1.6)]]
                 if target.id == source.id || used.contains(target.id) { target = artists[(block + k * 7 + 1) % n] }
                 if target.id == source.id || used.contains(target.id) { continue }
                 used.insert(target.id)

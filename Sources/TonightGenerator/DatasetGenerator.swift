@@ -8,11 +8,13 @@ package struct GeneratedInfo: Codable, Sendable {
     package var seed: UInt64
     package var asOfText: String
     package var counts: [String: Int]
+    /// `realistic` or `uniform` (absent in data sets of earlier versions: uniform).
+    package var shape: String?
 
     package var asOf: Int64 { CivilTime.parseInstant(asOfText) ?? 0 }
 
     enum CodingKeys: String, CodingKey {
-        case scale, seed, counts
+        case scale, seed, counts, shape
         case asOfText = "asOf"
     }
 
@@ -29,14 +31,17 @@ package struct DatasetGenerator: Sendable {
     package var seed: UInt64
     package var asOf: Int64
     package var withFaults: Bool
+    package var shape: GeneratorShape
 
     package static let defaultAsOf: Int64 = CivilTime.parseInstant("2026-01-15T06:00:00Z")!
 
-    package init(scale: GeneratorScale, seed: UInt64, asOf: Int64 = DatasetGenerator.defaultAsOf, withFaults: Bool = false) {
+    package init(scale: GeneratorScale, seed: UInt64, asOf: Int64 = DatasetGenerator.defaultAsOf, withFaults: Bool = false,
+                 shape: GeneratorShape = .realistic) {
         self.scale = scale
         self.seed = seed
         self.asOf = asOf
         self.withFaults = withFaults
+        self.shape = shape
     }
 
     /// Writes the data set into `out` (and `out/faults/` with `withFaults`).
@@ -47,7 +52,7 @@ package struct DatasetGenerator: Sendable {
         let database = try TimeZoneDatabase.system()
         var zones: [String: ZoneRules] = [:]
         for name in Set(geo.places.map(\.timeZone) + geo.zips.map(\.timeZone)) { zones[name] = try database.rules(name) }
-        let feed = FeedGenerator(scale: scale, asOf: asOf, rng: root.fork(1), geo: geo, zones: zones).generate()
+        let feed = FeedGenerator(scale: scale, asOf: asOf, rng: root.fork(1), geo: geo, zones: zones, shape: shape).generate()
         try FileIO.createDirectory(out.appendingPathComponent("tickets"))
         try FileIO.createDirectory(out.appendingPathComponent("playmate"))
         var planted: [PlantedFault] = []
@@ -60,10 +65,10 @@ package struct DatasetGenerator: Sendable {
             var xml = FeedXMLWriter(feed: feed, rng: root.fork(2))
             let (feedBytes, feedFaults) = xml.render(faults: faulty, file: prefix + "feed.xml")
             try feedBytes.write(to: dir.appendingPathComponent("feed.xml"))
-            var aff = AffinityGenerator(scale: scale, feed: feed, rng: root.fork(3))
+            var aff = AffinityGenerator(scale: scale, feed: feed, rng: root.fork(3), shape: shape)
             let (affBytes, affFaults) = aff.render(faults: faulty, file: prefix + "affinity.txt")
             try affBytes.write(to: dir.appendingPathComponent("affinity.txt"))
-            var users = UserExportGenerator(scale: scale, feed: feed, asOf: asOf, geo: geo, rng: root.fork(4))
+            var users = UserExportGenerator(scale: scale, feed: feed, asOf: asOf, geo: geo, rng: root.fork(4), shape: shape)
             let (csvs, csvFaults) = users.render(faults: faulty, prefix: prefix)
             for (path, bytes) in csvs { try bytes.write(to: dir.appendingPathComponent(path)) }
             planted += feedFaults + affFaults + csvFaults
@@ -83,7 +88,7 @@ package struct DatasetGenerator: Sendable {
                 "artists": feed.artists.count, "categories": feed.categories.count, "venues": feed.venues.count,
                 "events": feed.events.count, "affinityBlocks": scale.affinityBlocks, "users": scale.users,
                 "players": scale.players, "sessions": scale.sessions,
-            ])
+            ], shape: scale.name == "tiny" ? nil : shape.rawValue)
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try FileIO.write(Array(try enc.encode(info)) + [10], to: out.appendingPathComponent("generated.json"))

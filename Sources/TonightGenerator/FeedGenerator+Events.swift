@@ -12,16 +12,20 @@ extension FeedGenerator {
         let tiny = scale.name == "tiny"
         // Headliners are drawn from the most popular ~12 % of artists, skewed.
         let pool = max(1, min(artists.count, tiny ? artists.count : artists.count / 8))
+        // Realistic: touring follows popularity, a flattened Zipf over every artist (the top
+        // artist ~0.25 % of all dates, the top 100 ~13 %, most artists none).
+        let headliners = realistic ? WeightedSampler.zipf(artists.count, exponent: 1, offset: 50) : nil
         for n in 0..<scale.events {
             var id: UInt64
             repeat { id = rng.next() } while !ids.insert(id).inserted
-            let head = artists[popularity[tiny ? n % artists.count : rng.skewed(pool, k: 2)]]
+            let head = artists[popularity[tiny ? n % artists.count : headliners?.draw(&rng) ?? rng.skewed(pool, k: 2)]]
             var performers = [head.id]
             for _ in 0..<(rng.chance(0.3) ? rng.int(1...2) : 0) {
                 let other = artists[popularity[rng.skewed(artists.count, k: 2)]].id
                 if !performers.contains(other) { performers.append(other) }
             }
-            let venueIndex = tiny ? n % venues.count : rng.skewed(venues.count, k: 1.5)
+            // Realistic: any venue (venues already cluster where people live).
+            let venueIndex = tiny ? n % venues.count : realistic ? rng.int(0..<venues.count) : rng.skewed(venues.count, k: 1.5)
             let venue = venues[venueIndex]
             // Local evening start on a day from asOf-30 to asOf+365 (tiny: the next 70 days).
             let asOfDay = Int(asOf / 86_400)

@@ -9,6 +9,10 @@ struct FeedGenerator {
     let geo: GeoTable
     /// The rules of every zone the table names.
     let zones: [String: ZoneRules]
+    var shape: GeneratorShape = .realistic
+
+    /// Realistic shape: non-tiny scales only (tiny keeps its hand-checked shapes).
+    var realistic: Bool { shape == .realistic && scale.name != "tiny" }
 
     func generate() -> GeneratedFeed {
         var rng = self.rng
@@ -65,6 +69,9 @@ struct FeedGenerator {
             }
             return best.map { geo.zips[$0.1] }
         }
+        // Realistic: a venue's place drawn in proportion to its population (metros hold most).
+        let usByPopulation = WeightedSampler(weights: usPlaces.map { Double($0.population) })
+        let caByPopulation = WeightedSampler(weights: caPlaces.map { Double($0.population) })
         var venues: [GeneratedFeed.Venue] = []
         var id: Int64 = 32
         let tinyPicks: [(String, String)] = [("New York City", "NY"), ("Chicago", "IL"), ("Toronto", "ON")]
@@ -78,7 +85,11 @@ struct FeedGenerator {
                 canadian = place.country == "CA"
             } else {
                 canadian = rng.chance(0.236)
-                place = canadian ? caPlaces[rng.skewed(caPlaces.count, k: 2.5)] : usPlaces[rng.skewed(usPlaces.count, k: 2.5)]
+                if realistic {
+                    place = canadian ? caPlaces[caByPopulation.draw(&rng)] : usPlaces[usByPopulation.draw(&rng)]
+                } else {
+                    place = canadian ? caPlaces[rng.skewed(caPlaces.count, k: 2.5)] : usPlaces[rng.skewed(usPlaces.count, k: 2.5)]
+                }
             }
             var v = GeneratedFeed.Venue(
                 id: id, name: NameFactory.venue(&rng, city: place.name),

@@ -31,3 +31,13 @@ package struct GeneratorScale: Sendable {
         }
     }
 }
+
+/// How the generated world is distributed (Docs/DATASETS.md).
+package enum GeneratorShape: String, Sendable, CaseIterable {
+    /// Real-world skew: Zipf-like artist popularity for favourites, affinity and touring;
+    /// users and venues placed by metro population; a mix of radii; heavy-tailed favourites.
+    case realistic
+    /// The first generator's world: favourites and tours spread almost evenly over the
+    /// popular eighth of artists, users around venues (kept for comparison).
+    case uniform
+}

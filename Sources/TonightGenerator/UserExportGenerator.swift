@@ -9,6 +9,7 @@ struct UserExportGenerator {
     let asOf: Int64
     let geo: GeoTable
     var rng: SplitMix64
+    var shape: GeneratorShape = .realistic
 
     static let sports = [
         "Basketball", "Soccer", "Tennis", "Volleyball", "Pickleball", "Running", "Cycling", "Badminton",
@@ -53,15 +54,60 @@ struct UserExportGenerator {
         follows.add("user_id,event_id\n")
         dismissed.add("user_id,event_id\n")
         var lines = (users: 2, favorites: 2, follows: 2, dismissed: 2)
-        let venues = feed.venues
         let upcoming = feed.events.indices.filter { feed.events[$0].startsAt >= asOf }
         let artistCount = feed.artists.count
         let favPool = max(1, min(artistCount, scale.name == "tiny" ? artistCount : artistCount / 8))
+        var realistic = shape == .realistic && scale.name != "tiny" ? RealisticUsers(geo: geo, artists: artistCount) : nil
         for i in 0..<n {
             let id = objectID(i, salt: 1)
             users.add(id)
-            // tiny: fixed shapes so every case of recommendations.md is covered by hand.
-            let tiny = scale.name == "tiny"
+            if realistic != nil {
+                realisticUser(id, &realistic!, &users, &favorites, &lines)
+            } else {
+                uniformUser(i, id, favPool, &users, &favorites, &lines)
+            }
+            if scale.name == "tiny" ? i % 3 == 0 : rng.chance(0.3), !upcoming.isEmpty {
+                for _ in 0..<rng.int(1...4) {
+                    follows.add(id)
+                    follows.add(",")
+                    follows.add(rng.chance(0.02) ? EventID.format(rng.next()) : EventID.format(feed.events[rng.pick(upcoming)].id))
+                    follows.add("\n")
+                    lines.follows += 1
+                }
+            }
+            if scale.name == "tiny" ? i % 4 == 1 : rng.chance(0.2), !upcoming.isEmpty {
+                for _ in 0..<rng.int(1...3) {
+                    dismissed.add(id)
+                    dismissed.add(",")
+                    dismissed.add(EventID.format(feed.events[rng.pick(upcoming)].id))
+                    dismissed.add("\n")
+                    lines.dismissed += 1
+                }
+            }
+            if faults && i == n / 2 {
+                users.add("\(id)x,10001,abc,,,\n")
+                planted.append(PlantedFault(file: prefix + "tickets/users.csv", line: lines.users, reason: "bad-number"))
+                lines.users += 1
+                favorites.add(",\(feed.artists[0].id)\n")
+                planted.append(PlantedFault(file: prefix + "tickets/favorites.csv", line: lines.favorites, reason: "missing-field"))
+                lines.favorites += 1
+            }
+        }
+        files["tickets/users.csv"] = users
+        files["tickets/favorites.csv"] = favorites
+        files["tickets/follows.csv"] = follows
+        files["tickets/dismissed.csv"] = dismissed
+    }
+}
+
+extension UserExportGenerator {
+    /// The first generator's user (`--shape uniform`, and `tiny` with its fixed shapes): placed
+    /// around a venue, favourites spread over the popular eighth of artists.
+    mutating func uniformUser(_ i: Int, _ id: String, _ favPool: Int, _ users: inout ByteBuffer, _ favorites: inout ByteBuffer,
+                              _ lines: inout (users: Int, favorites: Int, follows: Int, dismissed: Int)) {
+        let venues = feed.venues
+        // tiny: fixed shapes so every case of recommendations.md is covered by hand.
+        let tiny = scale.name == "tiny"
             let roll = tiny ? [0.5, 0.1, 0.25, 0.5, 0.5, 0.1, 0.5, 0.5][i % 8] : rng.unit()
             let venue = tiny ? venues[i % venues.count] : venues[rng.skewed(venues.count, k: 1.5)]
             if roll < 0.2 {
@@ -95,36 +141,46 @@ struct UserExportGenerator {
                 favorites.add("\n")
                 lines.favorites += 1
             }
-            if tiny ? i % 3 == 0 : rng.chance(0.3), !upcoming.isEmpty {
-                for _ in 0..<rng.int(1...4) {
-                    follows.add(id)
-                    follows.add(",")
-                    follows.add(rng.chance(0.02) ? EventID.format(rng.next()) : EventID.format(feed.events[rng.pick(upcoming)].id))
-                    follows.add("\n")
-                    lines.follows += 1
-                }
-            }
-            if tiny ? i % 4 == 1 : rng.chance(0.2), !upcoming.isEmpty {
-                for _ in 0..<rng.int(1...3) {
-                    dismissed.add(id)
-                    dismissed.add(",")
-                    dismissed.add(EventID.format(feed.events[rng.pick(upcoming)].id))
-                    dismissed.add("\n")
-                    lines.dismissed += 1
-                }
-            }
-            if faults && i == n / 2 {
-                users.add("\(id)x,10001,abc,,,\n")
-                planted.append(PlantedFault(file: prefix + "tickets/users.csv", line: lines.users, reason: "bad-number"))
-                lines.users += 1
-                favorites.add(",\(feed.artists[0].id)\n")
-                planted.append(PlantedFault(file: prefix + "tickets/favorites.csv", line: lines.favorites, reason: "missing-field"))
-                lines.favorites += 1
-            }
+    }
+
+    /// A realistic user (Docs/DATASETS.md): home by population, a mix of radii, a heavy-tailed
+    /// number of favourites drawn Zipf-like over artist popularity.
+    mutating func realisticUser(_ id: String, _ world: inout RealisticUsers, _ users: inout ByteBuffer, _ favorites: inout ByteBuffer,
+                                _ lines: inout (users: Int, favorites: Int, follows: Int, dismissed: Int)) {
+        let roll = rng.unit()
+        let home = world.place(&rng)
+        let place = geo.places[home]
+        if roll < 0.15 {
+            users.add(",,,,")  // no location
+        } else if roll < 0.85, place.country == "US", let z = world.zip(near: home, &rng) {
+            users.add(",")
+            users.add(z.zip)
+            users.add(",,,")
+        } else {
+            // Coordinates within ~10 km of the place.
+            users.add(",,")
+            users.add(coordinate(place.lat + (rng.unit() - 0.5) * 0.18))
+            users.add(",")
+            users.add(coordinate(place.lon + (rng.unit() - 0.5) * 0.24))
+            users.add(",")
         }
-        files["tickets/users.csv"] = users
-        files["tickets/favorites.csv"] = favorites
-        files["tickets/follows.csv"] = follows
-        files["tickets/dismissed.csv"] = dismissed
+        if rng.chance(0.65) { users.add(String(RealisticUsers.radii[RealisticUsers.radiusWeights.draw(&rng)])) }
+        users.add(",")
+        if rng.chance(0.25) { users.add(String(rng.int(20...300))) }
+        users.add("\n")
+        lines.users += 1
+        let count = RealisticUsers.favoriteCount(&rng)
+        var chosen = Set<Int>()
+        var tries = 0
+        while chosen.count < count && tries < count * 4 {
+            tries += 1
+            let a = feed.popularity[world.favorites.draw(&rng)]
+            guard chosen.insert(a).inserted else { continue }
+            favorites.add(id)
+            favorites.add(",")
+            favorites.add(feed.artists[a].id)
+            favorites.add("\n")
+            lines.favorites += 1
+        }
     }
 }

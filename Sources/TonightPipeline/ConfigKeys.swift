@@ -16,6 +16,8 @@ package enum ConfigKeys {
     package enum Runs {
         package static let retain = ConfigKey("runs.retain", 20, "run directories kept in the run store after a successful run (older ones are removed unless a kept run or a snapshot still needs them)",
                                               check: ConfigRule.range(1...100_000))
+        package static let threads = ConfigKey("runs.threads", 0, "worker threads of every parallel step (0: every core); outputs are the same for any value",
+                                               check: ConfigRule.range(0...4096))
     }
 
     package enum Feed {
@@ -119,7 +121,7 @@ package enum ConfigKeys {
 
     /// Every key, in the order of the YAML file.
     package static let all: [any AnyConfigKey] = [
-        Paths.inputs, Paths.work, Paths.out, Runs.retain,
+        Paths.inputs, Paths.work, Paths.out, Runs.retain, Runs.threads,
         Feed.camefrom, Feed.maxRejectShare, Feed.Limits.maxDepth, Feed.Limits.maxTextBytes, Feed.Limits.maxNameBytes,
         Feed.Limits.maxAttributes, Feed.Limits.maxUnknownNames, Feed.Limits.maxInputBytes, Feed.Limits.maxCompressionRatio,
         Feed.Limits.zstdWindowLogMax,

@@ -33,7 +33,12 @@ package struct DatasetFiles {
 
     /// The record layout version of each dataset (the manifest's `schemaVersion`), bumped when
     /// a record's fields change type or meaning. `alerts` 2: typed `old`/`new` values.
-    package static let schemaVersions: [String: Int] = ["alerts": 2]
+    package static let schemaVersions: [String: Int] = [
+        "alerts": 2,
+        // 2: numbers no more precise than they mean (snapshots.md: distances to 2 decimals,
+        // scores to 6 significant digits, coordinates to 5 decimals), `following` only when true.
+        "explore": 2, "feed": 2, "tonight": 2, "sessions": 2, "events": 2, "venues": 2, "playmate_sessions": 2,
+    ]
 
     static func schemaVersion(_ name: String) -> Int { schemaVersions[name] ?? 1 }
 

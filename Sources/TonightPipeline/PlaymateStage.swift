@@ -26,7 +26,7 @@ package struct PlaymateStage: Stage {
         try Self.checkIndices(players: players, sessions: sessions, file: try context.url(of: StageTable.sessions).path)
         let ranker = PlaymateRanker(players: players, sessions: sessions, settings: settings)
         let order = UTF8Order.sortedIndices(players.map(\.id))
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let workers = Parallel.width
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
         var suggestions = try files.writer("sessions")
         var stats = try files.writer("player_stats")

@@ -52,11 +52,18 @@ package struct PublishStage: Stage {
         publisher.maxRejectShare = Self.rejectLimits.mapValues { config[$0] }
         publisher.logger = context.logger
         publisher.progress = context.progress
+        let copy = context.outputDirectory.appendingPathComponent("manifest.json")
+        let writeCopy = { (manifest: SnapshotManifest) throws in
+            let e = JSONEncoder()
+            e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try FileIO.write(Array(try e.encode(manifest)) + [0x0A], to: copy)
+        }
+        // The run store's copy is written before CURRENT switches (a full disk there must not
+        // leave a published snapshot behind a failed run).
+        publisher.beforeSwitch = writeCopy
         let result = try publisher.publish(sources, template: template(context), now: context.now)
         let manifest = result.manifest
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try FileIO.write(Array(try e.encode(manifest)) + [0x0A], to: context.outputDirectory.appendingPathComponent("manifest.json"))
+        if case .unchanged = result { try writeCopy(manifest) }
         var outcome = StageOutcome()
         outcome.rows["datasets"] = manifest.datasets.count
         outcome.rows["records"] = manifest.datasets.values.reduce(0) { $0 + $1.records }

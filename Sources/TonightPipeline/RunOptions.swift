@@ -14,6 +14,8 @@ package struct RunOptions: Sendable {
     package var dryRun = false
     /// Publish even if a dataset shrinks more than `publish.maxShrink`.
     package var allowShrink = false
+    /// Worker threads of every parallel step (`--threads`); nil: `runs.threads` (0: every core).
+    package var threads: Int?
 
     package init(inputs: URL, work: URL, out: URL, asOf: Int64, date: Int? = nil) {
         self.inputs = inputs

@@ -63,7 +63,7 @@ extension SnapshotPublisher {
         }
         let report: VerificationReport
         do {
-            report = try Snapshot(directory: root.appendingPathComponent(target), cacheBytes: 0).verify()
+            report = try Snapshot(directory: root.appendingPathComponent(target), cacheBytes: 0).verify { try ContentHash.file(URL(fileURLWithPath: $0)) }
         } catch let e as SnapshotError {
             throw TonightError(.invalidInput, "cannot roll back to \(target): \(e.message)", file: e.file)
         }

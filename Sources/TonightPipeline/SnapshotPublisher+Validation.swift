@@ -9,7 +9,10 @@ extension SnapshotPublisher {
     func validate(_ dir: URL, manifest: SnapshotManifest, against current: SnapshotManifest?) throws {
         let report: VerificationReport
         do {
-            report = try Snapshot(directory: dir, cacheBytes: 0).verify(references: true)
+            // swift-crypto's SHA-256 (several times the reader's portable one).
+            report = try Snapshot(directory: dir, cacheBytes: 0).verify(references: true) { path in
+                try ContentHash.file(URL(fileURLWithPath: path))
+            }
         } catch let e as SnapshotError {
             throw TonightError(.invalidInput, "publish refused: \(e.message)", file: e.file, stage: "publish")
         }

@@ -19,6 +19,10 @@ package struct SnapshotPublisher {
 
     package let root: URL
     package var retain = 7
+    /// Called with the new manifest after validation and before `CURRENT` switches: whatever
+    /// the caller must record about the publish (the stage's own copy of the manifest) is
+    /// written while a failure can still leave `CURRENT` as it was.
+    package var beforeSwitch: ((SnapshotManifest) throws -> Void)?
     package var maxShrink = 0.5
     /// Per-dataset overrides of `maxShrink` (1: unguarded).
     package var maxShrinkByDataset: [String: Double] = [:]
@@ -130,6 +134,7 @@ package struct SnapshotPublisher {
 
         do {
             try validate(tmp, manifest: manifest, against: currentManifest)
+            try beforeSwitch?(manifest)
         } catch {
             try? FileIO.removeItem(tmp)
             throw error

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
+import TonightBase
 import TonightCore
+import TonightSnapshot
 
 extension StageRunner {
     /// A sortable, unique run id: `YYYYMMDDTHHMMSSZ-<pid hex>`.
@@ -24,6 +26,9 @@ extension StageRunner {
     package func run() throws -> RunRecord {
         let lock = try WorkLock(work: options.work)
         defer { withExtendedLifetime(lock) {} }
+        // Outputs never depend on the width (work is split by index), so it is in no fingerprint.
+        let threads = options.threads ?? config[ConfigKeys.Runs.threads]
+        Parallel.setWidth(threads == 0 ? nil : threads)
         // We hold the lock: a run still marked running has lost its process.
         for id in store.markAbandonedRuns() { logger.warning("run \(id) was left running by a process that ended: marked killed") }
         let entries = try plan()
@@ -66,17 +71,34 @@ extension StageRunner {
                 records.append(record)
             }
         } catch let error as TonightError {
-            try finishFailed(&run, error: error, at: current, records: records, runDir: runDir)
+            try finishFailed(&run, error: noting(publishedBy: runID, in: error), at: current, records: records, runDir: runDir)
         }
         run.status = "completed"
         run.finishedAt = Self.now
-        try run.write(to: runDir.appendingPathComponent("run.json"))
-        try RunReport.write(run: run, records: records, to: runDir, work: options.work)
+        do {
+            try run.write(to: runDir.appendingPathComponent("run.json"))
+            try RunReport.write(run: run, records: records, to: runDir, work: options.work)
+        } catch let error as TonightError {
+            throw noting(publishedBy: runID, in: error)
+        }
         hashes.save()
         let removed = store.gc(keep: config[ConfigKeys.Runs.retain], snapshots: options.out.appendingPathComponent("snapshots"))
         if !removed.isEmpty { logger.info("run store: removed \(removed.count) old run(s) beyond runs.retain (\(config[ConfigKeys.Runs.retain]))") }
         logger.info("run \(runID) completed", metadata: ["report": "\(runDir.appendingPathComponent("report.md").path)"])
         return run
+    }
+
+    /// An error after this run switched `CURRENT` (the run store could not record what
+    /// followed, e.g. a full disk): the message says the snapshot is published, so that
+    /// nobody rolls back or re-runs in a hurry. Other errors are returned as they are.
+    func noting(publishedBy runID: String, in error: TonightError) -> TonightError {
+        let directory = SnapshotDirectory(root: options.out.appendingPathComponent("snapshots"))
+        guard let id = try? directory.checkedCurrentID(), let manifest = try? directory.checkedManifest(id),
+              manifest.runId == runID else { return error }
+        var noted = error
+        noted.message = "snapshot \(id) was published and is CURRENT, but recording the run failed: " + error.message
+        noted.hint = "the snapshot is complete and verified; free space in the work directory (\(options.work.path)) before the next run"
+        return noted
     }
 
     /// One stage of the plan: reused (outputs verified) or run.

@@ -45,7 +45,7 @@ package struct TicketsStage: Stage {
 
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
         let writers = try Self.datasetNames.map { try files.writer($0) }
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let workers = Parallel.width
         context.progress.measure(.users, total: Int64(users.count))
         // One ranker per worker for the whole stage (its place cache spans blocks); worker w
         // only ever touches rankers[w].

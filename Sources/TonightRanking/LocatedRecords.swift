@@ -18,8 +18,8 @@ package struct GeocodedVenue: Sendable, Equatable, BinaryRecord {
     /// The venue's fields with its place after the address.
     package func encode(to e: inout RecordEncoder) {
         venue.encode(to: &e) { e in
-            e.field("lat", placement.lat)
-            e.field("lon", placement.lon)
+            e.field("lat", placement.lat, .coordinate)
+            e.field("lon", placement.lon, .coordinate)
             e.field("precision", placement.precision.rawValue)
             e.field("timeZone", placement.timeZone)
         }
@@ -69,8 +69,8 @@ package struct LocatedEvent: Sendable, Equatable, BinaryRecord {
                 e.field("timeZone", timeZone)
             },
             afterDetails: { e in
-                e.field("lat", lat)
-                e.field("lon", lon)
+                e.field("lat", lat, .coordinate)
+                e.field("lon", lon, .coordinate)
             })
     }
 

@@ -191,12 +191,12 @@ extension PlaymateRanker {
         for x in list {
             w.beginObject()
             w.field("session", sessions[Int(x.session)].id)
-            w.field("score", x.score)
+            w.field("score", x.score, .score)
             w.field("sportWeight", x.sportWeight)
             w.field("friends", x.friends)
             w.field("genderMatches", x.genderMatches)
             w.field("ageMatches", x.ageMatches)
-            w.field("distanceKm", x.distanceKm)
+            w.field("distanceKm", x.distanceKm, .distance)
             w.endObject()
         }
         return w.endKeyedList()
@@ -215,8 +215,8 @@ extension PlaymateRanker {
         if s.creator >= 0 { w.field("creator", players[Int(s.creator)].id) }
         w.field("occursAt", CivilTime.formatUTC(s.occursAt))
         if let d = s.durationMin { w.field("durationMin", d) }
-        w.field("lat", s.lat)
-        w.field("lon", s.lon)
+        w.field("lat", s.lat, .coordinate)
+        w.field("lon", s.lon, .coordinate)
         w.field("locationName", s.locationName)
         w.field("capacity", s.capacity)
         w.field("players", Self.memberCount(s))

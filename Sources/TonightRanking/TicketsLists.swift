@@ -120,7 +120,7 @@ extension TicketsLists {
     private static func distance(_ d: Double?, _ c: inout JSONCursor) {
         guard let d else { return }
         field(Field.distanceKm, &c)
-        c.double(d)
+        c.double(d, .distance)
     }
 
     /// Appends the `explore` record of snapshots.md to `w` (no newline); false, writing
@@ -132,7 +132,7 @@ extension TicketsLists {
             w.element(maxBytes: Self.itemBound + index.idJSON.range(Int(x.event)).count + 3 * Self.perID) { c in
                 Self.eventField(x.event, index, &c)
                 Self.field(Field.score, &c)
-                c.double(x.score)
+                c.double(x.score, .score)
                 if let a = x.artist {
                     Self.field(Field.artist, &c)
                     c.int(a)
@@ -167,8 +167,10 @@ extension TicketsLists {
                 Self.field(Field.artists, &c)
                 feedArtists.withUnsafeBufferPointer { c.ints(UnsafeBufferPointer(rebasing: $0[x.artists])) }
                 Self.distance(x.distanceKm, &c)
-                Self.field(Field.following, &c)
-                c.bool(x.following)
+                if x.following {  // false by default: written only when true
+                    Self.field(Field.following, &c)
+                    c.bool(true)
+                }
                 c.byte(UInt8(ascii: "}"))
             }
         }
@@ -184,7 +186,7 @@ extension TicketsLists {
             w.element(maxBytes: Self.itemBound + index.idJSON.range(Int(x.event)).count) { c in
                 Self.eventField(x.event, index, &c)
                 Self.field(Field.score, &c)
-                c.double(x.score)
+                c.double(x.score, .score)
                 Self.field(Field.artist, &c)
                 c.int(x.artist)
                 Self.distance(x.distanceKm, &c)

@@ -41,7 +41,13 @@ extension Snapshot {
     /// range) and every count. With `references`, also that every id a record points at
     /// (`ReferenceRule.standard`) is a key of its target dataset in this snapshot. Datasets
     /// are checked on all cores; frames are read once.
-    public func verify(references: Bool = false) -> VerificationReport {
+    ///
+    /// - Parameters:
+    ///   - references: also check every reference between datasets.
+    ///   - sha256: computes a file's SHA-256 as lower-case hex (default: this library's own
+    ///     implementation; a caller with a faster one, e.g. swift-crypto's, may pass it).
+    public func verify(references: Bool = false, sha256: (@Sendable (String) throws -> String)? = nil) -> VerificationReport {
+        let hash: @Sendable (String) throws -> String = sha256 ?? { try SHA256.file($0) }
         let rules = references ? ReferenceRule.standard.filter { datasets[$0.dataset] != nil } : []
         let targets = Set(rules.map(\.target))
         var report = VerificationReport()
@@ -58,7 +64,7 @@ extension Snapshot {
         let first = datasets.keys.filter { targets.contains($0) }.sorted()
         let results = Self.concurrently(first) { name in
             var check = DatasetCheck(dataset: datasets[name]!, rules: rules.filter { $0.dataset == name }, collectKeys: true)
-            check.run(directory: directory.path, targets: [:])
+            check.run(directory: directory.path, targets: [:], sha256: hash)
             return check
         }
         var keys: [String: KeySet] = [:]
@@ -72,7 +78,7 @@ extension Snapshot {
         let allKeys = keys
         for c in Self.concurrently(second, { name in
             var check = DatasetCheck(dataset: datasets[name]!, rules: rules.filter { $0.dataset == name }, collectKeys: false)
-            check.run(directory: directory.path, targets: allKeys)
+            check.run(directory: directory.path, targets: allKeys, sha256: hash)
             return check
         }) {
             report.add(c.report)
@@ -87,7 +93,7 @@ extension Snapshot {
             return VerificationReport(problems: [SnapshotError(file: directory.path, "no dataset '\(name)' in snapshot \(id)", code: .missing)])
         }
         var check = DatasetCheck(dataset: d, rules: [], collectKeys: false)
-        check.run(directory: directory.path, targets: [:])
+        check.run(directory: directory.path, targets: [:], sha256: { try SHA256.file($0) })
         return check.report
     }
 
@@ -133,13 +139,13 @@ struct DatasetCheck: Sendable {
         dangling = Array(repeating: 0, count: rules.count)
     }
 
-    mutating func run(directory: String, targets: [String: KeySet]) {
+    mutating func run(directory: String, targets: [String: KeySet], sha256: (String) throws -> String) {
         let d = dataset
         report.datasets = 1
         for (file, size, sum) in [(d.entry.file, d.entry.bytes, d.entry.sha256), (d.entry.index, d.entry.indexBytes, d.entry.indexSha256)] {
             let path = directory + "/" + file
             do {
-                let actual = try SHA256.file(path)
+                let actual = try sha256(path)
                 var st = stat()
                 let bytes = stat(path, &st) == 0 ? Int64(st.st_size) : -1
                 report.bytes += max(bytes, 0)
@@ -154,6 +160,8 @@ struct DatasetCheck: Sendable {
             }
         }
         var previous: [UInt8]? = nil
+        // Each rule's target keys, looked up once (not once per reference).
+        let ruleTargets = rules.map { targets[$0.target] }
         for i in 0..<d.file.frames.count {
             do {
                 let f = DecodedFrame(try d.file.frame(i))
@@ -174,7 +182,7 @@ struct DatasetCheck: Sendable {
                         previous = key
                         report.records += 1
                         if collectKeys { keys.insert(key) }
-                        if !rules.isEmpty { try references(line, key: key, frame: i, targets: targets) }
+                        if !rules.isEmpty { try references(line, key: key, frame: i, targets: ruleTargets) }
                     }
                 }
             } catch let e as SnapshotError {
@@ -190,22 +198,25 @@ struct DatasetCheck: Sendable {
         summarizeDangling()
     }
 
-    private mutating func references(_ line: UnsafeBufferPointer<UInt8>, key: [UInt8], frame: Int, targets: [String: KeySet]) throws {
+    private mutating func references(_ line: UnsafeBufferPointer<UInt8>, key: [UInt8], frame: Int, targets: [KeySet?]) throws {
         var found: [(Int, [UInt8])] = []
+        var count = 0
+        let collect = collectKeys
         do {
             try scanner.scan(line) { rule, value in
-                if collectKeys {
+                if collect {
                     found.append((rule, Array(value)))
-                } else if let set = targets[rules[rule].target], !set.contains(value) {
+                } else if let set = targets[rule], !set.contains(value) {
                     found.append((rule, Array(value)))
                 }
-                report.references += 1
+                count += 1
             }
+            report.references += count
         } catch {
             throw SnapshotError(file: dataset.file.path, "frame \(frame): record '\(SnapshotError.quoted(key))' is not valid JSON")
         }
         for (rule, value) in found {
-            if collectKeys { held.append((rule, key, value)) } else if targets[rules[rule].target] != nil { noteDangling(rule, key, value) }
+            if collectKeys { held.append((rule, key, value)) } else if targets[rule] != nil { noteDangling(rule, key, value) }
         }
     }
 

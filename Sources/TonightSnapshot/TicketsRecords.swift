@@ -64,7 +64,7 @@ public struct FeedItem: Codable, Sendable, Equatable {
     public var artists: [Int64]
     /// Great-circle km from the user, when both places are known.
     public var distanceKm: Double?
-    /// Whether the user follows the event.
+    /// Whether the user follows the event (written only when true; absent reads as false).
     public var following: Bool
 
     /// Creates an item (for tests and fakes of services).
@@ -73,6 +73,26 @@ public struct FeedItem: Codable, Sendable, Equatable {
         self.artists = artists
         self.distanceKm = distanceKm
         self.following = following
+    }
+
+    private enum CodingKeys: String, CodingKey { case event, artists, distanceKm, following }
+
+    /// Decodes an item; `following` may be absent (false), as the job writes it.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        event = try c.decode(String.self, forKey: .event)
+        artists = try c.decode([Int64].self, forKey: .artists)
+        distanceKm = try c.decodeIfPresent(Double.self, forKey: .distanceKm)
+        following = try c.decodeIfPresent(Bool.self, forKey: .following) ?? false
+    }
+
+    /// Encodes an item as the job writes it: `following` only when true.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(event, forKey: .event)
+        try c.encode(artists, forKey: .artists)
+        try c.encodeIfPresent(distanceKm, forKey: .distanceKm)
+        if following { try c.encode(true, forKey: .following) }
     }
 }
 

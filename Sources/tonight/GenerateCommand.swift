@@ -20,17 +20,22 @@ struct GenerateCommand: ParsableCommand {
     var asOf: String?
     @Option(help: "Output directory.") var out: String
     @Flag(name: .customLong("with-faults"), help: "Also write faulty copies under OUT/faults/.") var withFaults = false
+    @Option(help: "realistic (default: real-world skew, Docs/DATASETS.md) or uniform (the first generator's world). tiny ignores it.")
+    var shape: String = "realistic"
 
     func run() throws {
         guard let s = GeneratorScale.named(scale) else {
             throw TonightError(.usage, "unknown scale '\(scale)'", hint: "use tiny, small or full")
         }
+        guard let worldShape = GeneratorShape(rawValue: shape) else {
+            throw TonightError(.usage, "unknown shape '\(shape)'", hint: "use realistic or uniform")
+        }
         let instant = try asOf.map(TimeArgument.instant) ?? DatasetGenerator.defaultAsOf
         let started = Date()
-        let info = try DatasetGenerator(scale: s, seed: seed, asOf: instant, withFaults: withFaults)
+        let info = try DatasetGenerator(scale: s, seed: seed, asOf: instant, withFaults: withFaults, shape: worldShape)
             .generate(into: URL(fileURLWithPath: out))
         let counts = info.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        print("generated \(s.name) (seed \(seed), as of \(info.asOfText)) into \(out) in "
+        print("generated \(s.name) \(info.shape.map { "(\($0)) " } ?? "")(seed \(seed), as of \(info.asOfText)) into \(out) in "
               + String(format: "%.1f s", Date().timeIntervalSince(started)) + ": \(counts)")
     }
 }

@@ -44,8 +44,12 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .customLong("allow-shrink"), help: "Publish even if a dataset shrinks more than publish.maxShrink.")
     var allowShrink = false
 
+    @Option(help: "Worker threads of every parallel step (default: runs.threads, 0 = every core). Outputs are the same for any value.")
+    var threads: Int?
+
     func validate() throws {
         if !only.isEmpty && from != nil { throw ValidationError("use either --only or --from, not both") }
+        if let threads, !(1...4096).contains(threads) { throw ValidationError("--threads must be between 1 and 4096") }
     }
 
     func run() throws {
@@ -77,6 +81,7 @@ struct RunCommand: ParsableCommand {
         options.force = force
         options.dryRun = dryRun
         options.allowShrink = allowShrink
+        options.threads = threads
         Interruption.install()
         let runner = StageRunner(config: config, options: options, logger: logger)
         if dryRun {

@@ -93,7 +93,7 @@ struct SnapshotCommand: ParsableCommand {
 
         func run() throws {
             let snapshot = try location.open(id)
-            let report = snapshot.verify(references: references)
+            let report = snapshot.verify(references: references) { try ContentHash.file(URL(fileURLWithPath: $0)) }
             for p in report.problems { print("problem: \(p.description)") }
             print("snapshot \(snapshot.id): \(report.datasets) datasets, \(report.records) records, \(report.bytes) bytes"
                   + (references ? ", \(report.references) references" : "") + ": "

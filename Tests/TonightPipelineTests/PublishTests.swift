@@ -99,6 +99,18 @@ import TonightSnapshot
 
     /// A damaged CURRENT is an input error naming the file: nothing is computed against it,
     /// nothing is published, and no snapshot is touched.
+    /// An error after this run switched CURRENT says the snapshot is published; an error of a
+    /// run that published nothing is left as it is.
+    @Test func anErrorAfterThePublishSaysTheSnapshotIsPublished() throws {
+        let work = temporaryDirectory()
+        let r = runner(inputs: tinyInputs, work: work)
+        let record = try r.run()
+        let failure = TonightError(.io, "write failed: No space left on device")
+        let noted = r.noting(publishedBy: record.runId, in: failure)
+        #expect(noted.message.contains("was published and is CURRENT") && noted.message.contains("No space left"), "\(noted.message)")
+        #expect(r.noting(publishedBy: "some-other-run", in: failure).message == failure.message)
+    }
+
     @Test func damagedCurrentStopsTheRunWithItsPath() throws {
         let work = temporaryDirectory()
         let out = work.appendingPathComponent("out")

@@ -62,9 +62,15 @@ import TonightSnapshot
         }
     }
 
-    static func close(_ a: Double?, _ b: Double?) -> Bool {
-        guard let a, let b else { return a == nil && b == nil }
-        return abs(a - b) <= 1e-9 * max(1, abs(a), abs(b))
+    /// A published score (6 significant digits, snapshots.md) against the reference's exact one.
+    static func scoreMatches(_ exact: Double, _ published: Double) -> Bool {
+        abs(exact - published) <= abs(exact) * 5e-6 * (1 + 1e-6) + 1e-300
+    }
+
+    /// A published distance (2 decimals) against the reference's exact one.
+    static func distanceMatches(_ exact: Double?, _ published: Double?) -> Bool {
+        guard let exact, let published else { return exact == nil && published == nil }
+        return abs(exact - published) <= 0.005 + 1e-9
     }
 
     @Test func everyListKeepsItsPromises() throws {
@@ -97,6 +103,37 @@ import TonightSnapshot
         #expect(nonEmpty > r.users.count / 2)
     }
 
+    /// Every number of every published dataset is written no more precisely than snapshots.md
+    /// allows, and false-by-default booleans are absent.
+    @Test func publishedNumbersAreNoMorePreciseThanTheyMean() throws {
+        let snapshot = Self.run.snapshot
+        let limits: [String: (decimals: Int?, significant: Int?)] = [
+            "distanceKm": (2, nil), "lat": (5, nil), "lon": (5, nil), "score": (nil, 6),
+        ]
+        var checked = 0
+        for name in snapshot.datasets.keys.sorted() {
+            try snapshot.dataset(name).forEachRecord { bytes in
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(!text.contains(#""following":false"#) && !text.contains(#""timeTBA":false"#), "\(name): \(text.prefix(200))")
+                for (field, limit) in limits {
+                    var rest = Substring(text)
+                    while let r = rest.range(of: "\"\(field)\":") {
+                        rest = rest[r.upperBound...]
+                        let number = rest.prefix { "0123456789.-+e".contains($0) }
+                        let mantissa = number.split(separator: "e").first ?? number
+                        let decimals = mantissa.split(separator: ".").dropFirst().first?.count ?? 0
+                        var digits = Substring(mantissa.filter(\.isNumber)).drop { $0 == "0" }
+                        if !mantissa.contains(".") { while digits.last == "0" { digits = digits.dropLast() } }
+                        if let d = limit.decimals { #expect(decimals <= d && !number.contains("e"), "\(name).\(field) = \(number)") }
+                        if let n = limit.significant { #expect(digits.count <= n, "\(name).\(field) = \(number)") }
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 10_000)
+    }
+
     @Test func fastPathAgreesWithTheReference() throws {
         let r = Self.run
         let ref = ReferenceRanking(events: r.events, places: r.places, edges: r.edges, asOf: asOf, runDate: Int(asOf / 86_400))
@@ -105,14 +142,14 @@ import TonightSnapshot
             let (want, got) = (ref.explore(u), try r.snapshot.explore(user: u.id))
             #expect(want.map(\.event) == got.map(\.event), "explore of \(u.id)")
             #expect(want.count == got.count && zip(want, got).allSatisfy {
-                Self.close($0.score, $1.score) && $0.artist == $1.artist && $0.because == $1.because && $0.reason == $1.reason
-                    && Self.close($0.distanceKm, $1.distanceKm)
+                Self.scoreMatches($0.score, $1.score) && $0.artist == $1.artist && $0.because == $1.because && $0.reason == $1.reason
+                    && Self.distanceMatches($0.distanceKm, $1.distanceKm)
             }, "explore of \(u.id)")
             let (wf, gf) = (ref.feed(u), try r.snapshot.feed(user: u.id))
             #expect(wf.map(\.event) == gf.map(\.event) && wf.map(\.artists) == gf.map(\.artists)
                     && wf.map(\.following) == gf.map(\.following), "feed of \(u.id)")
             let (wt, gt) = (ref.tonight(u), try r.snapshot.tonight(user: u.id))
-            #expect(wt.map(\.event) == gt.map(\.event) && zip(wt, gt).allSatisfy { Self.close($0.score, $1.score) }, "tonight of \(u.id)")
+            #expect(wt.map(\.event) == gt.map(\.event) && zip(wt, gt).allSatisfy { Self.scoreMatches($0.score, $1.score) }, "tonight of \(u.id)")
         }
     }
 
@@ -150,7 +187,7 @@ import TonightSnapshot
             for item in got {
                 let s = r.sessions[try #require(byID[item.session])]
                 #expect(s.occursAt > asOf && item.score >= 0)
-                if origin != nil { #expect((item.distanceKm ?? .infinity) <= radius) }
+                if origin != nil { #expect((item.distanceKm ?? .infinity) <= radius + 0.005) }  // written to 2 decimals
             }
             #expect(zip(got, got.dropFirst()).allSatisfy { $0.score >= $1.score * (1 - 1e-9) })
             #expect(try r.snapshot.playerStats(user: p.id) != nil)

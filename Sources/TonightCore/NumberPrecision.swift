@@ -1,0 +1,55 @@
+import Foundation
+
+/// How precisely a published number is written (snapshots.md: "no more precisely than they
+/// mean"). Only the text is rounded: lists are ordered on the unrounded values before they
+/// are written, and binary tables keep every bit.
+package enum NumberPrecision: Sendable, Equatable {
+    /// At most this many digits after the decimal point (trailing zeros dropped).
+    case decimals(Int)
+    /// At most this many significant digits.
+    case significant(Int)
+
+    /// Distances in km: 2 decimals (10 m).
+    package static let distance = NumberPrecision.decimals(2)
+    /// Scores: 6 significant digits.
+    package static let score = NumberPrecision.significant(6)
+    /// Latitudes and longitudes: 5 decimals (about 1 m).
+    package static let coordinate = NumberPrecision.decimals(5)
+
+    /// Powers of ten that are exact doubles.
+    private static let powers: [Double] = (0...22).map { pow(10, Double($0)) }
+
+    /// `v` rounded (half away from zero) to this precision: the double nearest the rounded
+    /// decimal, whose shortest round-trip text has no more digits than the precision allows.
+    /// Non-finite values and values whose rounding would lose nothing are returned as they are.
+    @inline(__always)
+    package func rounded(_ v: Double) -> Double {
+        guard v.isFinite, v != 0 else { return v }
+        let places: Int
+        switch self {
+        case .decimals(let d): places = d
+        case .significant(let n):
+            let exponent = Int(log10(v.magnitude).rounded(.down))
+            places = n - 1 - exponent
+        }
+        if places >= 0 {
+            // 10^places exact, and v·10^places below 2^53 so that its rounding is exact.
+            guard places <= 22 else { return Self.roundedTiny(v, places: places) }
+            let scale = Self.powers[places]
+            let scaled = v * scale
+            guard scaled.magnitude < 9.0e15 else { return v }
+            let r = scaled.rounded(.toNearestOrAwayFromZero) / scale
+            return r == 0 ? 0 : r  // never "-0"
+        } else {
+            guard -places <= 22 else { return v }
+            let scale = Self.powers[-places]
+            return (v / scale).rounded(.toNearestOrAwayFromZero) * scale
+        }
+    }
+
+    /// Values below 1e-22 with significant digits: through the decimal text (rare; slow).
+    private static func roundedTiny(_ v: Double, places: Int) -> Double {
+        let digits = max(1, places + Int(log10(v.magnitude).rounded(.down)) + 1)
+        return Double(String(format: "%.\(digits - 1)e", v)) ?? v
+    }
+}

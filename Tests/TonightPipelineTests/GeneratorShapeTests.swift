@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TonightCore
+import TonightGenerator
+import TonightTesting
+
+/// The generator's two worlds: `uniform` is byte for byte what the generator wrote before the
+/// realistic shape existed (so older figures stay reproducible), `realistic` has the skew of
+/// Docs/DATASETS.md.
+@Suite struct GeneratorShapeTests {
+    static func sha256(_ url: URL) throws -> String { try ContentHash.file(url) }
+
+    @Test func uniformIsTheFirstGeneratorsWorld() throws {
+        let out = temporaryDirectory("uniform-small")
+        try DatasetGenerator(scale: .small, seed: 1, shape: .uniform).generate(into: out)
+        // SHA-256 of the files the generator of commit 91ef402 wrote for `--scale small --seed 1`.
+        let expected = [
+            "tickets/users.csv": "920ab7f1b719566de433e0c6bde9256e750600ada6c06aedab412611fd5759f3",
+            "tickets/favorites.csv": "51a87f19f4c08742ae71774259761a45f490f9c2a4ae35964525d3c04736b832",
+            "affinity.txt": "3db0ba26c9a1cb5a4b29b9c25593a3692ec503a08ff0f638da2c8a246390e063",
+            "playmate/players.csv": "429095849827c5cba783eecb1f5470d2466fa86673f7238924273e9c8b5af36b",
+        ]
+        for (file, sum) in expected {
+            #expect(try Self.sha256(out.appendingPathComponent(file)) == sum, "\(file)")
+        }
+    }
+
+    @Test func realisticIsSkewedAndDeterministic() throws {
+        let a = temporaryDirectory("realistic-small"), b = temporaryDirectory("realistic-small")
+        let info = try DatasetGenerator(scale: .small, seed: 5).generate(into: a)
+        try DatasetGenerator(scale: .small, seed: 5).generate(into: b)
+        #expect(info.shape == "realistic")
+        for file in ["feed.xml", "affinity.txt", "tickets/users.csv", "tickets/favorites.csv"] {
+            #expect(try Self.sha256(a.appendingPathComponent(file)) == Self.sha256(b.appendingPathComponent(file)), "\(file)")
+        }
+        // Favourites: a few artists hold many; counts per user are heavy-tailed.
+        let lines = try String(contentsOf: a.appendingPathComponent("tickets/favorites.csv"), encoding: .utf8)
+            .split(separator: "\n").dropFirst()
+        var perArtist: [Substring: Int] = [:], perUser: [Substring: Int] = [:]
+        for line in lines {
+            let parts = line.split(separator: ",")
+            perArtist[parts[1], default: 0] += 1
+            perUser[parts[0], default: 0] += 1
+        }
+        let top10 = perArtist.values.sorted(by: >).prefix(10).reduce(0, +)
+        #expect(Double(top10) / Double(lines.count) > 0.1, "top 10 artists hold \(top10) of \(lines.count)")
+        let counts = perUser.values.sorted()
+        #expect(counts.last! >= 5 * counts[counts.count / 2], "max \(counts.last!) vs median \(counts[counts.count / 2])")
+        // Radii: a mix, not one value.
+        let radii = try String(contentsOf: a.appendingPathComponent("tickets/users.csv"), encoding: .utf8)
+            .split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[4] }
+        #expect(Set(radii).count >= 6, "\(Set(radii))")
+    }
+}
