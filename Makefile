@@ -34,8 +34,11 @@ test: deps
 bench: deps
 	$(SWIFT) build -c release --product tonight
 	$(SWIFT) build -c release --product tonight-bench
-	for b in parse-feed load-tickets geocode pipeline snapshot hostile; do \
+	for b in parse-feed load-tickets geocode snapshot hostile; do \
 	  .build/release/tonight-bench $$b --markdown Docs/BENCHMARKS.md || exit 1; done
+	.build/release/tonight-bench pipeline --runs 3 --markdown Docs/BENCHMARKS.md
+	test -f bench-data/full-uniform/feed.xml || $(TONIGHT) generate --scale full --shape uniform --out bench-data/full-uniform
+	.build/release/tonight-bench pipeline --runs 3 --data bench-data/full-uniform --section pipeline-uniform --markdown Docs/BENCHMARKS.md
 
 docs:
 	$(SWIFT) package --disable-sandbox generate-documentation --target TonightSnapshot

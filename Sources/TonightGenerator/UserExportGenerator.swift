@@ -135,12 +135,18 @@ extension UserExportGenerator {
             for _ in 0..<count {
                 let a = feed.popularity[rng.skewed(favPool, k: 1.8)]
                 guard chosen.insert(a).inserted else { continue }
-                favorites.add(id)
-                favorites.add(",")
-                favorites.add(feed.artists[a].id)
-                favorites.add("\n")
-                lines.favorites += 1
+                addFavorite(id, a, &favorites, &lines)
             }
+    }
+
+    /// One `favorites.csv` row.
+    func addFavorite(_ id: String, _ artist: Int, _ favorites: inout ByteBuffer,
+                     _ lines: inout (users: Int, favorites: Int, follows: Int, dismissed: Int)) {
+        favorites.add(id)
+        favorites.add(",")
+        favorites.add(feed.artists[artist].id)
+        favorites.add("\n")
+        lines.favorites += 1
     }
 
     /// A realistic user (Docs/DATASETS.md): home by population, a mix of radii, a heavy-tailed
@@ -176,11 +182,7 @@ extension UserExportGenerator {
             tries += 1
             let a = feed.popularity[world.favorites.draw(&rng)]
             guard chosen.insert(a).inserted else { continue }
-            favorites.add(id)
-            favorites.add(",")
-            favorites.add(feed.artists[a].id)
-            favorites.add("\n")
-            lines.favorites += 1
+            addFavorite(id, a, &favorites, &lines)
         }
     }
 }
