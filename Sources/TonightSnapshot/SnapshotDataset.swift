@@ -53,6 +53,40 @@ public final class SnapshotDataset: @unchecked Sendable {
         return try decodedFrame(f).record(prefix: JSONKey.recordPrefix(key)).map(Array.init)
     }
 
+    /// The records stored under `keys`, in the order of `keys` (nil for an absent key). Keys
+    /// are grouped by frame, so each frame is decompressed once however many keys it holds
+    /// (through the cache when it has the frame; a batch does not fill it).
+    public func records(keys: [String]) throws -> [[UInt8]?] {
+        var result = [[UInt8]?](repeating: nil, count: keys.count)
+        var byFrame: [(frame: Int, key: Int)] = []
+        byFrame.reserveCapacity(keys.count)
+        for (k, key) in keys.enumerated() {
+            if let f = index.frame(for: key) { byFrame.append((f, k)) }
+        }
+        byFrame.sort { ($0.frame, $0.key) < ($1.frame, $1.key) }
+        var start = 0
+        while start < byFrame.count {
+            let f = byFrame[start].frame
+            var end = start
+            while end < byFrame.count && byFrame[end].frame == f { end += 1 }
+            let frame: DecodedFrame
+            if let cached = cache.get(f) {
+                frame = cached
+            } else {
+                frame = DecodedFrame(try file.frame(f))
+                guard frame.lineCount == index.records[f] else {
+                    throw SnapshotError(file: file.path, "frame \(f) holds \(frame.lineCount) records, the index says \(index.records[f])")
+                }
+            }
+            for j in start..<end {
+                let k = byFrame[j].key
+                result[k] = frame.record(prefix: JSONKey.recordPrefix(keys[k])).map(Array.init)
+            }
+            start = end
+        }
+        return result
+    }
+
     /// The record under `key` decoded as `T` (any `Decodable` matching the record's fields).
     public func value<T: Decodable>(key: String, as type: T.Type = T.self) throws -> T? {
         guard let json = try json(key: key) else { return nil }

@@ -66,19 +66,64 @@ struct SnapshotCommand: ParsableCommand {
 
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print one record as JSON: tonight snapshot get DATASET KEY (exit 1 if absent).")
+            abstract: "Print one record as JSON: tonight snapshot get DATASET KEY (exit 1 if absent), or one line per key of --keys FILE.")
         @OptionGroup var location: Location
         @Option(help: "Snapshot id (default: CURRENT).") var id: String?
+        @Option(help: "A file of keys, one a line ('-': standard input): one NDJSON line per key, in order; an absent key prints {\"key\":…,\"missing\":true}.")
+        var keys: String?
         @Argument(help: "Dataset: explore, feed, tonight, alerts, sessions, player_stats, events, artists, …") var dataset: String
-        @Argument(help: "Key: a user id, record id, prefix or geohash cell.") var key: String
+        @Argument(help: "Key: a user id, record id, prefix or geohash cell.") var key: String?
+
+        func validate() throws {
+            if (key == nil) == (keys == nil) { throw ValidationError("give either a KEY or --keys FILE") }
+        }
 
         func run() throws {
             let snapshot = try location.open(id)
+            if let keys { return try batch(snapshot, keys) }
+            let key = self.key!
             guard let json = try snapshot.json(dataset, key: key) else {
                 FileHandle.standardError.write(Data("tonight: no record '\(key)' in \(dataset) of snapshot \(snapshot.id)\n".utf8))
                 throw ExitCode(1)
             }
             FileHandle.standardOutput.write(Data(json + [0x0A]))
+        }
+
+        /// Every key of the file, frames decompressed once each; output in the file's order.
+        func batch(_ snapshot: Snapshot, _ path: String) throws {
+            let data: Data
+            if path == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                guard let d = FileManager.default.contents(atPath: path) else {
+                    throw TonightError(.io, "cannot read the keys file", file: path, hint: "one key a line; '-' reads standard input")
+                }
+                data = d
+            }
+            let list = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map {
+                String($0.hasSuffix("\r") ? $0.dropLast() : $0)
+            }
+            let records = try snapshot.dataset(dataset).records(keys: list)
+            var out: [UInt8] = []
+            out.reserveCapacity(1 << 20)
+            for (k, record) in zip(list, records) {
+                if let record {
+                    out += record
+                } else {
+                    var w = JSONWriter()
+                    w.beginObject()
+                    w.field("key", k)
+                    w.field("missing", true)
+                    w.endObject()
+                    out += w.bytes
+                }
+                out.append(0x0A)
+                if out.count >= 1 << 20 {
+                    FileHandle.standardOutput.write(Data(out))
+                    out.removeAll(keepingCapacity: true)
+                }
+            }
+            FileHandle.standardOutput.write(Data(out))
         }
     }
 

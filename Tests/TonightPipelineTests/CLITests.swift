@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TonightCore
 @testable import TonightPipeline
+import TonightSnapshot
 
 /// The `tonight` executable as a user runs it: exit codes, dry run, dump, lock.
 @Suite struct CLITests {
@@ -18,6 +19,41 @@ import TonightCore
         let lines = dump.stdout.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines.allSatisfy { $0.hasPrefix("{\"key\":") })
+    }
+
+    /// Batch lookups: the reader's `records(keys:)` agrees with one `json(key:)` per key, in
+    /// the keys' order, repeats and absent keys included; the CLI prints one line per key.
+    @Test func batchGetAgreesWithSingleLookups() throws {
+        let work = temporaryDirectory()
+        let out = work.appendingPathComponent("out")
+        #expect(try runTonight(["run", "--work", work.path, "--out", out.path]).status == 0)
+        let snapshot = try Snapshot.openCurrent(in: out.appendingPathComponent("snapshots"), cacheBytes: 0)
+        for name in ["explore", "events", "player_stats"] {
+            let dataset = try snapshot.dataset(name)
+            var keys: [String] = []
+            try dataset.forEachRecord { line in
+                let text = String(decoding: line, as: UTF8.self)
+                keys.append(String(text.dropFirst(8).prefix { $0 != "\"" }))
+            }
+            #expect(keys.count == dataset.count)
+            let asked = keys.reversed() + ["not-a-key", "", keys[0]] + keys
+            let batch = try dataset.records(keys: asked)
+            #expect(batch.count == asked.count)
+            for (k, record) in zip(asked, batch) { #expect(record == (try dataset.json(key: k)), "\(name) \(k)") }
+            #expect(batch.filter { $0 == nil }.count == 2)
+        }
+        let keysFile = work.appendingPathComponent("keys.txt")
+        try "gsDYBAAAAA\nnobody\r\nHoeQLSYIAA\n".write(to: keysFile, atomically: true, encoding: .utf8)
+        let r = try runTonight(["snapshot", "get", "explore", "--keys", keysFile.path, "--out", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[1] == #"{"key":"nobody","missing":true}"#)
+        for (line, key) in [(lines[0], "gsDYBAAAAA"), (lines[2], "HoeQLSYIAA")] {
+            let single = try runTonight(["snapshot", "get", "explore", key, "--out", out.path])
+            #expect(single.stdout == line + "\n")
+        }
+        #expect(try runTonight(["snapshot", "get", "explore", "--out", out.path]).status != 0)  // neither KEY nor --keys
     }
 
     @Test func dumpMatchesTheCheckedFixtures() throws {
