@@ -117,7 +117,11 @@ final class FileOutput {
         if sync && unflushed >= Self.flushEvery {
             unflushed = 0
             let fd = self.fd  // stays open: close waits for the queue
+            #if os(Linux)
             flusher.async { _ = fdatasync(fd) }
+            #else
+            flusher.async { _ = fsync(fd) }  // Darwin declares no fdatasync
+            #endif
         }
     }
 
