@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import TonightSnapshot
 
@@ -59,7 +60,7 @@ extension PipelineBench {
             guard let d = snapshot.datasets[name] else { continue }
             let out = scratch.appendingPathComponent("\(name).ndjson").path
             let r = try ChildProcess.run(["/bin/sh", "-c", "zstd -dc '\(snapshot.directory.appendingPathComponent(d.entry.file).path)' > '\(out)'"])
-            guard r.status == 0 else { throw CocoaError(.fileReadUnknown) }
+            guard r.status == 0 else { throw ValidationError("zstd -dc of \(name) into \(scratch.path) ended with status \(r.status)") }
             files.append(out)
             bytes += d.entry.uncompressedBytes
         }
@@ -67,7 +68,7 @@ extension PipelineBench {
         var times: [Double] = []
         for _ in 0..<3 {
             let r = try ChildProcess.run(["/bin/sh", "-c", "cat \(quoted) | zstd -1 -T0 -q -c > /dev/null"])
-            guard r.status == 0 else { throw CocoaError(.fileReadUnknown) }
+            guard r.status == 0 else { throw ValidationError("cat | zstd -1 -T0 ended with status \(r.status)") }
             times.append(r.seconds)
         }
         var table = BenchTable("Floor of the tickets stage: its \(String(format: "%.0f", Double(bytes) / 1e6)) MB of NDJSON through `zstd -1 -T0` (3 runs)",
