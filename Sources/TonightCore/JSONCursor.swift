@@ -57,10 +57,29 @@ package struct JSONCursor: TextOutputStream {
         v.write(to: &self)
     }
 
-    /// A JSON number no more precise than `precision`.
+    /// A JSON number no more precise than `precision`: the same text as
+    /// `double(precision.rounded(v))`, written from the scaled integer when that text is a
+    /// plain decimal (most published numbers), without the shortest-digits search.
     @inline(__always)
     package mutating func double(_ v: Double, _ precision: NumberPrecision) {
-        double(precision.rounded(v))
+        if let (n, places) = precision.scaledDecimal(v) {
+            decimal(n, places: places)
+        } else {
+            double(precision.rounded(v))
+        }
+    }
+
+    /// `n / 10^places` as plain decimal text, trailing zeros of the fraction dropped
+    /// (an integer has no point).
+    @inline(__always)
+    mutating func decimal(_ n: Int64, places: Int) {
+        var mag = n.magnitude, p = places
+        while p > 0 && mag % 10 == 0 {
+            mag /= 10
+            p -= 1
+        }
+        let trimmed = n < 0 ? -Int64(mag) : Int64(mag)
+        JSONNumber.withDigits(trimmed, decimals: p) { bytes($0) }
     }
 
     /// `[a,b,…]` (a concrete buffer: a generic sequence is not specialised across modules).

@@ -261,13 +261,23 @@ extension JSONWriter: TextOutputStream {
 
 /// The number text shared by `JSONWriter` and `JSONCursor`.
 enum JSONNumber {
-    /// The decimal digits of `v` (with its sign), from a stack buffer.
+    /// The decimal digits of `v` (with its sign), from a stack buffer; with `decimals` > 0,
+    /// the last `decimals` digits (zero-padded) after a point: `v / 10^decimals` exactly.
     @inline(__always)
-    static func withDigits(_ v: Int64, _ body: (UnsafeRawBufferPointer) -> Void) {
-        var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch
+    static func withDigits(_ v: Int64, decimals: Int = 0, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var tmp: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes of scratch
         var mag = v.magnitude
         withUnsafeMutableBytes(of: &tmp) { buf in
             var i = buf.count
+            if decimals > 0 {
+                for _ in 0..<decimals {
+                    i -= 1
+                    buf[i] = UInt8(ascii: "0") + UInt8(mag % 10)
+                    mag /= 10
+                }
+                i -= 1
+                buf[i] = UInt8(ascii: ".")
+            }
             repeat {
                 i -= 1
                 buf[i] = UInt8(ascii: "0") + UInt8(mag % 10)

@@ -47,6 +47,28 @@ package enum NumberPrecision: Sendable, Equatable {
         }
     }
 
+    /// `rounded(v)` as an integer `n` and a count of decimals (the value is n / 10^places),
+    /// when the shortest round-trip text of `rounded(v)` is that plain decimal: |n| < 10^15
+    /// (at most 15 significant digits, which a double tells apart from every other decimal
+    /// of as many digits, so the shortest text is this one) and a magnitude of at least
+    /// 1e-4 (Swift writes smaller ones with an exponent). Nil otherwise (and for 0 and
+    /// non-finite values): the caller takes the general path.
+    @inline(__always)
+    package func scaledDecimal(_ v: Double) -> (Int64, Int)? {
+        guard v.isFinite, v != 0 else { return nil }
+        let places: Int
+        switch self {
+        case .decimals(let d): places = d
+        case .significant(let n): places = n - 1 - Int(log10(v.magnitude).rounded(.down))
+        }
+        guard places >= 0, places <= 15 else { return nil }
+        let scaled = v * Self.powers[places]
+        guard scaled.magnitude < 1e15 else { return nil }
+        let n = scaled.rounded(.toNearestOrAwayFromZero)
+        guard n != 0, places < 4 || n.magnitude >= Self.powers[places - 4] else { return nil }
+        return (Int64(n), places)
+    }
+
     /// Values below 1e-22 with significant digits: through the decimal text (rare; slow).
     private static func roundedTiny(_ v: Double, places: Int) -> Double {
         let digits = max(1, places + Int(log10(v.magnitude).rounded(.down)) + 1)

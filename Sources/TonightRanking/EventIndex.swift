@@ -28,12 +28,19 @@ package struct EventIndex: Sendable {
         package var tonight: Bool
     }
 
+    /// An event and its latitude, side by side for the band search.
+    package struct PlacedEvent: Sendable {
+        package var lat: Double
+        package var event: Int32
+    }
+
     /// An affinity edge from a dense source: the dense target and its weight.
     package struct Edge: Sendable {
         package var target: Int32
         package var weight: Double
     }
 
+    /// Upcoming events in `before` order (startsAt, then id): `i < j` iff event i is before j.
     package let events: [Event]
     /// Per event: its id as a JSON string (quotes included), ready to copy into records.
     package let idJSON: FlatLists<UInt8>
@@ -48,10 +55,11 @@ package struct EventIndex: Sendable {
     /// which they are in Ticketmaster's feeds; a lookup is then one load instead of a hash.
     let denseTable: [Int32]
     static let tableLimit: Int64 = 1 << 24
-    /// Per event: its latitude, NaN without a place (a dense array for the reach test).
-    package let latitudes: [Double]
     /// Upcoming events per dense artist.
     package let eventsOfArtist: FlatLists<Int32>
+    /// Placed upcoming events per dense artist by latitude: a located user reads only the
+    /// band of latitude in reach (a binary search) instead of every tour date.
+    package let placedEventsOfArtist: FlatLists<PlacedEvent>
     /// Affinity edges per dense source, in file order, to artists with upcoming events.
     package let edges: FlatLists<Edge>
     /// Per 1°×1° cell with venues (`GeoGrid`), in key order: its upcoming events by
@@ -72,7 +80,9 @@ package struct EventIndex: Sendable {
         var events: [Event] = []
         var idJSON = FlatLists<UInt8>()
         var performers: [[Int64]] = []
-        for l in located {
+        // Events in (startsAt, id) order, so that an event's index is its feed position:
+        // the ranker orders feeds and breaks score ties by comparing indexes.
+        for l in located.sorted(by: { ($0.event.startsAt, $0.event.id) < ($1.event.startsAt, $1.event.id) }) {
             let e = l.event
             guard e.startsAt >= s.asOf, Double(e.startsAt - s.asOf) < s.horizonDays * 86_400,
                   !(e.status.map(s.excludedStatuses.contains) ?? false) else { continue }
@@ -131,7 +141,10 @@ package struct EventIndex: Sendable {
         // score is summed in the same order, to the same bits.
         self.edges = FlatLists(edgeLists.map { $0.filter { !eventsOfArtist[Int($0.target)].isEmpty } })
         self.events = events
-        latitudes = events.map { $0.lat ?? .nan }
+        placedEventsOfArtist = FlatLists(eventsOfArtist.map { list in
+            list.compactMap { i in events[Int(i)].lat.map { PlacedEvent(lat: $0, event: i) } }
+                .sorted { ($0.lat, $0.event) < ($1.lat, $1.event) }
+        })
         let maxID = artistIDs.max() ?? 0
         if artistIDs.allSatisfy({ $0 >= 0 }) && maxID < Self.tableLimit {
             var table = [Int32](repeating: -1, count: Int(maxID) + 1)

@@ -86,8 +86,7 @@ extension TicketsRanker {
     }
 
     mutating func sortPool() {
-        let events = index.events
-        pool.sort { Self.ranksBefore(events, $0.event, $0.score, $1.event, $1.score) }
+        pool.sort { Self.ranksBefore($0.event, $0.score, $1.event, $1.score) }
     }
 
     /// Every in-reach upcoming event of a place by popular score (cut at `placeDepth`),

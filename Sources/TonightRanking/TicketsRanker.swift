@@ -26,7 +26,7 @@ package struct TicketsRanker {
     var stamp: UInt32 = 0
     /// The user's favourites known in the index, as dense indexes.
     var favorites: [Int32] = []
-    private var candidates: [Candidate] = []
+    var candidates: [Candidate] = []
     private var tonightCandidates: [Candidate] = []
     /// Items per headliner of the explore deck so far.
     var perArtist = ArtistCounts()
@@ -167,7 +167,7 @@ package struct TicketsRanker {
 
     /// because(a) for a non-favourite: the favourites with an edge to it, by weight desc then
     /// id, at most 3.
-    private func because(_ a: Int32) -> Because {
+    func because(_ a: Int32) -> Because {
         // Insertion into three inline slots, ordered by weight desc then id (pairs are unique,
         // so this is the order of sorting every match and keeping the first three).
         var ids = SIMD3<Int64>(), weights = SIMD3<Double>()
@@ -194,6 +194,10 @@ package struct TicketsRanker {
         for k in 0..<n { out.append(ids[k]) }
         return out
     }
+
+    /// Whether dense artist `a` is a favourite of the user being ranked.
+    @inline(__always)
+    func isFavorite(_ a: Int32) -> Bool { artists[Int(a)].favorite == stamp }
 
     /// The distance from a located user to a placed event.
     @inline(__always)
@@ -232,11 +236,11 @@ package struct TicketsRanker {
 
     /// Score desc (near-ties equal), then startsAt, then event id.
     @inline(__always)
-    static func ranksBefore(_ events: [EventIndex.Event], _ a: Int32, _ sa: Double, _ b: Int32, _ sb: Double) -> Bool {
+    static func ranksBefore(_ a: Int32, _ sa: Double, _ b: Int32, _ sb: Double) -> Bool {
         switch ScoreOrder.compare(sa, sb) {
         case -1: return true
         case 1: return false
-        default: return EventIndex.before(events[Int(a)], events[Int(b)])
+        default: return a < b  // events are indexed in `EventIndex.before` order
         }
     }
 
@@ -251,21 +255,10 @@ package struct TicketsRanker {
         scoreArtists()
         let o = origin(u)
         collectCandidates(u, o)
-        let events = index.events
-        candidates.sort { Self.ranksBefore(events, $0.event, $0.score, $1.event, $1.score) }
         perArtist.removeAll()
-        for x in candidates {
-            if lists.explore.count >= settings.exploreSize { break }
-            let a = index.artistIDs[Int(x.artist)]
-            guard perArtist[a] < settings.perArtist else { continue }
-            perArtist.add(a)
-            let favorite = artists[Int(x.artist)].favorite == stamp
-            lists.explore.append(ExploreEntry(
-                event: x.event, score: x.score, artist: a, because: favorite ? Because(a) : because(x.artist),
-                reason: favorite ? .favorite : .affinity, distanceKm: x.distance))
-        }
+        fillExplore()
         if lists.explore.count < settings.minItems { backfill(u, o) }
-        tonightCandidates.sort { Self.ranksBefore(events, $0.event, $0.score, $1.event, $1.score) }
+        tonightCandidates.sort { Self.ranksBefore($0.event, $0.score, $1.event, $1.score) }
         for x in tonightCandidates.prefix(settings.tonightSize) {
             lists.tonight.append(TonightEntry(event: x.event, score: x.score, artist: index.artistIDs[Int(x.artist)], distanceKm: x.distance))
         }
@@ -273,34 +266,59 @@ package struct TicketsRanker {
     }
 
     /// The explore and tonight candidates: upcoming events of artists with s > 0, in reach
-    /// and affordable, scored with their a*(e), in the order of `touched` then of events.
+    /// and affordable, scored with their a*(e), in the order of `touched` then of events
+    /// (by latitude for a located user). The order does not matter: candidates are then
+    /// sorted on a total order.
     private mutating func collectCandidates(_ u: TicketsUser, _ o: Origin?) {
         candidates.removeAll(keepingCapacity: true)
         tonightCandidates.removeAll(keepingCapacity: true)
-        let located = o != nil
-        let decay = settings.distanceDecayKm
+        guard let o else {
+            for t in touched.indices {
+                let a = Int(touched[t])
+                guard artists[a].score > 0 else { continue }
+                for k in index.eventsOfArtist.range(a) { consider(index.eventsOfArtist.values[k], u, nil) }
+            }
+            return
+        }
+        // Most tour dates are far away: only the artist's dates inside the band of latitude
+        // in reach are read (`reachable` applies the same test, so nothing else changes).
+        let placed = index.placedEventsOfArtist
         for t in touched.indices {
             let a = Int(touched[t])
             guard artists[a].score > 0 else { continue }
-            for k in index.eventsOfArtist.range(a) {
-                let i = index.eventsOfArtist.values[k]
-                guard seen[Int(i)] != stamp else { continue }
-                seen[Int(i)] = stamp
-                // Most events are far away: reject on the latitude alone before loading the
-                // event (NaN, no place, passes here and fails in `reachable`).
-                if let o, abs(index.latitudes[Int(i)] - o.lat) * GeoDistance.kmPerDegree > o.bandKm { continue }
-                let e = index.events[Int(i)]
-                let (ok, d) = reachable(u, o, e)
-                guard ok, let (best, sv) = bestArtist(i) else { continue }
-                let dismissed = u.dismissed.contains(e.id)
-                if !dismissed && !u.follows.contains(e.id) {
-                    candidates.append(Candidate(
-                        event: i, score: sv * e.timeFactor * (located ? exp(-(d ?? 0) / decay) : 1), artist: best, distance: d))
-                }
-                if e.tonight, located, let d, !dismissed {
-                    tonightCandidates.append(Candidate(event: i, score: sv * exp(-d / decay), artist: best, distance: d))
-                }
+            let r = placed.range(a)
+            var lo = r.lowerBound, hi = r.upperBound
+            // The first event at or north of the band's southern edge.
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                let lat = placed.values[mid].lat
+                if lat < o.lat && abs(lat - o.lat) * GeoDistance.kmPerDegree > o.bandKm { lo = mid + 1 } else { hi = mid }
             }
+            var k = lo
+            while k < r.upperBound {
+                let p = placed.values[k]
+                if p.lat > o.lat && abs(p.lat - o.lat) * GeoDistance.kmPerDegree > o.bandKm { break }
+                consider(p.event, u, o)
+                k += 1
+            }
+        }
+    }
+
+    /// One upcoming event of a touched artist (each event once per user).
+    @inline(__always)
+    private mutating func consider(_ i: Int32, _ u: TicketsUser, _ o: Origin?) {
+        guard seen[Int(i)] != stamp else { return }
+        seen[Int(i)] = stamp
+        let e = index.events[Int(i)]
+        let (ok, d) = reachable(u, o, e)
+        guard ok, let (best, sv) = bestArtist(i) else { return }
+        let dismissed = u.dismissed.contains(e.id)
+        if !dismissed && !u.follows.contains(e.id) {
+            let factor = o != nil ? exp(-(d ?? 0) / settings.distanceDecayKm) : 1
+            candidates.append(Candidate(event: i, score: sv * e.timeFactor * factor, artist: best, distance: d))
+        }
+        if e.tonight, o != nil, let d, !dismissed {
+            tonightCandidates.append(Candidate(event: i, score: sv * exp(-d / settings.distanceDecayKm), artist: best, distance: d))
         }
     }
 
@@ -317,8 +335,7 @@ package struct TicketsRanker {
             }
         }
         for f in favorites { artists[Int(f)].favorite = stamp }
-        let events = index.events
-        feedEvents.sort { EventIndex.before(events[Int($0)], events[Int($1)]) }
+        feedEvents.sort()  // index order is startsAt-then-id order
         for i in feedEvents.prefix(settings.feedSize) {
             let e = index.events[Int(i)]
             let start = lists.feedArtists.count

@@ -5,8 +5,8 @@ import TonightPipeline
 
 struct RunsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "runs", abstract: "List past runs, show one, or dump an intermediate table.",
-        subcommands: [List.self, Show.self, Dump.self, GC.self], defaultSubcommand: List.self)
+        commandName: "runs", abstract: "List past runs, show or compare them, or dump an intermediate table.",
+        subcommands: [List.self, Show.self, Compare.self, Dump.self, GC.self], defaultSubcommand: List.self)
 
     struct GC: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -74,6 +74,38 @@ import TonightGenerator
         }
     }
 
+    /// The text of the general path: round, then the shortest round-trip text.
+    static func generalText(_ v: Double, _ p: NumberPrecision) -> String {
+        var w = JSONWriter()
+        w.beginArray()
+        w.element(maxBytes: JSONCursor.maxDoubleBytes) { $0.double(p.rounded(v)) }
+        w.endArray()
+        return String(decoding: w.bytes.dropFirst().dropLast(), as: UTF8.self)
+    }
+
+    /// The plain-decimal fast path writes exactly what rounding then printing the shortest
+    /// text writes: random values over 24 magnitudes, both signs, and the values at the
+    /// edges of the fast path (1e-4, 10^15 scaled, halfway cases).
+    @Test(arguments: [NumberPrecision.distance, .score, .coordinate, .significant(3), .decimals(0), .decimals(9)])
+    func fastPathWritesTheGeneralText(_ p: NumberPrecision) {
+        var random = SplitMix64(seed: 7)
+        var values: [Double] = [1e-4, 0.0001, 0.00009999995, 0.000099999, 0.00010000049, 0.005, 0.015, 0.025, 1.005, 2.675,
+                                999_999.5, 9_999_999_999_999.99, 99_999_999_999_999.9, 999_999_999_999_999.0, 1e15, 4.35, 0.45]
+        values += values.map { -$0 }
+        for _ in 0..<200_000 {
+            let magnitude = Double(Int(random.next() % 24)) - 10
+            let v = Double(random.next() >> 11) / Double(1 << 53) * pow(10, magnitude)
+            values.append(random.next() % 2 == 0 ? v : -v)
+        }
+        for v in values {
+            let fast = Self.text(v, p), general = Self.generalText(v, p)
+            if fast != general {
+                Issue.record("\(v) with \(p): fast \(fast), general \(general)")
+                return
+            }
+        }
+    }
+
     @Test func nonFiniteValuesStayAsTheWriterPrintsThem() {
         #expect(Self.text(.nan, .score) == "0")
         #expect(Self.text(.infinity, .distance) == "0")
