@@ -1,8 +1,4 @@
 extension TicketsRanker {
-    /// Candidate lists up to this length are sorted whole; longer ones are read through a
-    /// heap, which orders only the head the deck takes.
-    static let fullSortLimit = 96
-
     /// The explore deck from `candidates`, in rank order, at most `perArtist` items per
     /// headliner and `exploreSize` in all.
     ///
@@ -11,7 +7,7 @@ extension TicketsRanker {
     /// heap (built in O(n)) gives the same items in the same order, since the rank order
     /// is total (score, startsAt, then the unique event id), at O(log n) per item taken.
     mutating func fillExplore() {
-        if candidates.count <= Self.fullSortLimit {
+        if candidates.count <= fullSortLimit {
             candidates.sort { Self.ranksBefore($0.event, $0.score, $1.event, $1.score) }
             for k in candidates.indices where !addToExplore(candidates[k]) { break }
             return

@@ -27,6 +27,9 @@ package struct TicketsRanker {
     /// The user's favourites known in the index, as dense indexes.
     var favorites: [Int32] = []
     var candidates: [Candidate] = []
+    /// Candidate lists up to this length are sorted whole; longer ones are read through a
+    /// heap, which orders only the head the deck takes (tests set 0 and `Int.max`).
+    package var fullSortLimit = 96
     private var tonightCandidates: [Candidate] = []
     /// Items per headliner of the explore deck so far.
     var perArtist = ArtistCounts()

@@ -19,6 +19,7 @@ import TonightSnapshot
         let users: [TicketsUser]
         let events: [LocatedEvent]
         let places: [Int64: Placement]
+        let venues: [GeocodedVenue]
         let edges: [AffinityEdge]
         let players: [PlaymatePlayer]
         let sessions: [PlaymateSession]
@@ -37,7 +38,7 @@ import TonightSnapshot
         return Run(
             snapshot: try! Snapshot.openCurrent(in: work.appendingPathComponent("out/snapshots")),
             users: table(TicketsUser.self, "load-tickets", "users"), events: table(LocatedEvent.self, "geocode", "events"),
-            places: Dictionary(venues.map { ($0.venue.id, $0.placement) }, uniquingKeysWith: { a, _ in a }),
+            places: Dictionary(venues.map { ($0.venue.id, $0.placement) }, uniquingKeysWith: { a, _ in a }), venues: venues,
             edges: table(AffinityEdge.self, "parse-affinity", "edges"),
             players: table(PlaymatePlayer.self, "load-playmate", "players"),
             sessions: table(PlaymateSession.self, "load-playmate", "sessions"))
@@ -151,6 +152,26 @@ import TonightSnapshot
             let (wt, gt) = (ref.tonight(u), try r.snapshot.tonight(user: u.id))
             #expect(wt.map(\.event) == gt.map(\.event) && zip(wt, gt).allSatisfy { Self.scoreMatches($0.score, $1.score) }, "tonight of \(u.id)")
         }
+    }
+
+    /// The explore deck taken from a heap (long candidate lists) is the deck of a full sort:
+    /// every user of `small` ranked both ways, whatever the length of their candidate list.
+    @Test func heapSelectionGivesTheSortedDeck() throws {
+        let r = Self.run
+        let settings = try RankingConfig.settings(TonightConfig(), asOf: asOf, runDate: Int(asOf / 86_400))
+        let index = EventIndex(events: r.events, venues: r.venues, edges: r.edges.map { ($0.source, $0.target, $0.score) },
+                               settings: settings)
+        var heap = TicketsRanker(index: index, settings: settings), sorted = heap
+        heap.fullSortLimit = 0
+        sorted.fullSortLimit = .max
+        var long = 0
+        for u in r.users {
+            heap.rank(u)
+            sorted.rank(u)
+            #expect(heap.lists == sorted.lists, "explore of \(u.id)")
+            if heap.lists.explore.count >= 5 { long += 1 }
+        }
+        #expect(long > 100)  // enough decks with several items for the order to matter
     }
 
     @Test func sessionsPassEveryFilterAndAgreeWithTheReference() throws {
