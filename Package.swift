@@ -103,6 +103,7 @@ let package = Package(
             dependencies: ["TonightTesting", 
                 "TonightPipeline", "TonightFeed", "TonightAffinity", "TonightGeo", "TonightCore", "TonightGenerator",
                 "TonightExports", "TonightSnapshot", "TonightSnapshotWriter", "TonightRanking", "TonightBase",
+                .product(name: "Yams", package: "Yams"),
             ]),
         // The package itself: the module graph against Docs/ARCHITECTURE.md, the documentation's
         // examples compiled against the reader library.

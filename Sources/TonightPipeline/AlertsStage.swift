@@ -22,10 +22,13 @@ package struct AlertsStage: Stage {
     package static let datasetNames = ["alerts"]
     package var tables: [String] { Self.datasetNames }
     package var datasets: [String] { Self.datasetNames }
+    package var shardedDatasets: [String] { Self.datasetNames }
+    package var shardInvariantRows: Set<String> { ["changedEvents"] }
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         let located = try context.read(.locatedEvents)
-        let users = try context.read(.ticketsUsers, row: TicketsUser.readIDAndFollows)
+        var users = try context.read(.ticketsUsers, row: TicketsUser.readIDAndFollows)
+        if context.shard != nil { users.removeAll { !context.owns($0.id) } }
         var outcome = StageOutcome()
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
         var builder: AlertsBuilder?
@@ -57,7 +60,7 @@ package struct AlertsStage: Stage {
         }
         try files.finish()
         outcome.rows = ["alerts": found.count, "users": users.count, "changedEvents": builder?.changed.count ?? 0]
-        outcome.details["length.alerts"] = TicketsStage.distribution(lengths, users: users.count)
+        outcome.recordLengths("alerts", lengths, users: users.count, shard: context.shard)
         return outcome
     }
 

@@ -75,6 +75,11 @@ package struct DatasetFiles {
             index: s.indexFile, schemaVersion: Self.schemaVersion(s.name)))
     }
 
+    /// Records a dataset copied with its entry as another output listed it.
+    package mutating func add(entry: Entry) {
+        entries.append(entry)
+    }
+
     /// Writes `datasets.json`.
     package func finish() throws {
         try DatasetList(datasets: entries).write(to: directory.appendingPathComponent(Self.listFile))

@@ -29,7 +29,17 @@ final class FileHashCache {
 
     init(work: URL) {
         url = work.appendingPathComponent("hash-cache.json")
-        entries = (try? JSONDecoder().decode([String: Entry].self, from: FileIO.read(url))) ?? [:]
+        entries = Self.load(url)
+    }
+
+    private static func load(_ url: URL) -> [String: Entry] {
+        (try? JSONDecoder().decode([String: Entry].self, from: FileIO.read(url))) ?? [:]
+    }
+
+    /// Takes in what another process (a shard) saved since this cache was read; entries this
+    /// process hashed itself are kept.
+    func reload() {
+        entries.merge(Self.load(url)) { mine, _ in mine }
     }
 
     func hash(_ file: URL) throws -> (hash: String, bytes: Int64) {
@@ -52,7 +62,8 @@ final class FileHashCache {
 
     func save() {
         guard dirty, let data = try? JSONEncoder().encode(entries) else { return }
-        let tmp = url.appendingPathExtension("tmp")
+        // Shards save side by side: each through a temporary name of its own.
+        let tmp = url.deletingLastPathComponent().appendingPathComponent(".hash-cache.json.\(getpid()).tmp")
         if (try? FileIO.write(Array(data), to: tmp)) != nil { try? FileIO.rename(tmp, to: url) }
     }
 }

@@ -18,6 +18,8 @@ package struct PlaymateStage: Stage {
     package static let datasetNames = ["sessions", "player_stats", "playmate_sessions"]
     package var tables: [String] { Self.datasetNames }
     package var datasets: [String] { Self.datasetNames }
+    /// `playmate_sessions` (every session by id) is written by shard 0 alone.
+    package var shardedDatasets: [String] { ["sessions", "player_stats"] }
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         let settings = try RankingConfig.settings(context.config, asOf: context.asOf, runDate: context.runDate)
@@ -25,7 +27,9 @@ package struct PlaymateStage: Stage {
         let sessions = try context.read(.sessions)
         try Self.checkIndices(players: players, sessions: sessions, file: try context.url(of: StageTable.sessions).path)
         let ranker = PlaymateRanker(players: players, sessions: sessions, settings: settings)
-        let order = UTF8Order.sortedIndices(players.map(\.id))
+        // The players this stage ranks (a shard's, or all), in id byte order.
+        let owned = context.shard == nil ? Array(players.indices) : players.indices.filter { context.owns(players[$0].id) }
+        let order = UTF8Order.sortedIndices(owned.map { players[$0].id }).map { owned[$0] }
         let workers = Parallel.width
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
         var suggestions = try files.writer("sessions")
@@ -60,17 +64,21 @@ package struct PlaymateStage: Stage {
         }
         try files.add(try suggestions.finish())
         try files.add(try stats.finish())
-        // Every session by id: what suggestions and the apps' session pages point at.
-        var json = JSONWriter(capacity: 1 << 12)
-        let sessionOrder = UTF8Order.sortedIndices(sessions.map(\.id))
-        try files.write("playmate_sessions") { w in
-            for i in sessionOrder { try w.append(key: sessions[i].id, json: ranker.sessionRecordJSON(i, &json)) }
+        // Every session by id: what suggestions and the apps' session pages point at (not
+        // keyed by player: shard 0 writes it for all).
+        let writesSessions = (context.shard?.index ?? 0) == 0
+        if writesSessions {
+            var json = JSONWriter(capacity: 1 << 12)
+            let sessionOrder = UTF8Order.sortedIndices(sessions.map(\.id))
+            try files.write("playmate_sessions") { w in
+                for i in sessionOrder { try w.append(key: sessions[i].id, json: ranker.sessionRecordJSON(i, &json)) }
+            }
         }
         try files.finish()
         var outcome = StageOutcome()
-        outcome.rows = ["players": players.count, "sessions": suggestions.records, "player_stats": stats.records,
-                        "playmate_sessions": sessions.count]
-        outcome.details["length.sessions"] = TicketsStage.distribution(lengths, users: players.count)
+        outcome.rows = ["players": owned.count, "sessions": suggestions.records, "player_stats": stats.records,
+                        "playmate_sessions": writesSessions ? sessions.count : 0]
+        outcome.recordLengths("sessions", lengths, users: owned.count, shard: context.shard)
         return outcome
     }
 

@@ -16,6 +16,11 @@ package struct RunOptions: Sendable {
     package var allowShrink = false
     /// Worker threads of every parallel step (`--threads`); nil: `runs.threads` (0: every core).
     package var threads: Int?
+    /// `--shard I/N`: run the per-user stages for one shard's users and write its success
+    /// record instead of publishing.
+    package var shard: Shard?
+    /// `tonight merge --shards N`: build the per-user stages' outputs from N shards' parts.
+    package var mergeShards: Int?
 
     package init(inputs: URL, work: URL, out: URL, asOf: Int64, date: Int? = nil) {
         self.inputs = inputs

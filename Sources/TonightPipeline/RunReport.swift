@@ -3,11 +3,14 @@ import TonightCore
 
 /// The run report (`report.md`, `report.html`) and the Prometheus textfile (`metrics.prom`).
 enum RunReport {
+    /// Writes the reports into the run directory and, unless the run is a shard's (the merge
+    /// reports the night), `WORK/metrics/tonight.prom`.
     static func write(run: RunRecord, records: [StageRecord], to dir: URL, work: URL) throws {
         try FileIO.write(markdown(run: run, records: records), to: dir.appendingPathComponent("report.md"))
         try FileIO.write(html(run: run, records: records), to: dir.appendingPathComponent("report.html"))
         let prom = metrics(run: run, records: records, previous: work.appendingPathComponent("metrics/tonight.prom"))
         try FileIO.write(prom, to: dir.appendingPathComponent("metrics.prom"))
+        guard run.shard == nil else { return }
         // The stable path for node_exporter's textfile collector, replaced atomically.
         let metricsDir = work.appendingPathComponent("metrics")
         try FileIO.createDirectory(metricsDir)

@@ -27,6 +27,14 @@ package struct StageOutcome: Sendable {
     package var details: [String: String] = [:]
 
     package init() {}
+
+    /// Reports the list lengths of `dataset` (`length.<dataset>`) and, in a shard, their
+    /// histogram (`histogram.<dataset>`), from which the merge states the whole run's.
+    package mutating func recordLengths(_ dataset: String, _ lengths: [Int], users: Int, shard: Shard?) {
+        let l = ListLengths(lengths, users: users)
+        details["length.\(dataset)"] = l.distribution
+        if shard != nil { details["histogram.\(dataset)"] = l.text }
+    }
 }
 
 /// Everything a running stage may use.
@@ -62,6 +70,11 @@ package struct StageContext: Sendable {
     package var runCodeVersion: String = ""
     /// The time `publish` stamps on a snapshot (seconds since the epoch).
     package var now: Int64 = Int64(Date().timeIntervalSince1970)
+    /// The shard this per-user stage ranks (nil: every user).
+    package var shard: Shard?
+
+    /// Whether the running stage owns user or player `id` (always, unless sharded).
+    package func owns(_ id: String) -> Bool { shard?.owns(id) ?? true }
 }
 
 /// A named step of the nightly graph (pipeline.md). Stages are values; the runner decides
@@ -83,6 +96,12 @@ package protocol Stage: Sendable {
     var datasets: [String] { get }
     /// Whether the stage runs on every run (never reused): `publish`.
     var alwaysRuns: Bool { get }
+    /// The datasets keyed by user or player: a per-user stage (one that lists any) runs per
+    /// shard, each shard writing the records of the ids it owns; its other datasets are
+    /// written by shard 0 alone.
+    var shardedDatasets: [String] { get }
+    /// Rows the stage counts the same in every shard (not summed by the merge).
+    var shardInvariantRows: Set<String> { get }
 
     func run(_ context: StageContext) throws -> StageOutcome
     /// Writes one table of a finished output directory as NDJSON.
@@ -94,6 +113,10 @@ extension Stage {
     package var bundledData: [BuildIdentity.Resource] { [] }
     package var datasets: [String] { [] }
     package var alwaysRuns: Bool { false }
+    package var shardedDatasets: [String] { [] }
+    package var shardInvariantRows: Set<String> { [] }
+    /// Whether the stage's work grows with users (it runs per shard).
+    package var isPerUser: Bool { !shardedDatasets.isEmpty }
     package var upstreamStages: [String] {
         inputs.compactMap { if case .stage(let s) = $0 { return s } else { return nil } }
     }

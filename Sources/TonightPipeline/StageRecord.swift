@@ -44,7 +44,8 @@ package struct StageRecord: Codable, Sendable {
     package var reusedFrom: String?
     /// Why the stage failed (status `failed`): the error as printed.
     package var error: String?
-
+    /// The shard (`I/N`) whose users this output holds; nil: every user.
+    package var shard: String?
 }
 
 /// `run.json`: one run of the graph.
@@ -70,6 +71,10 @@ package struct RunRecord: Codable, Sendable {
     package var exitCode: Int32?
     /// The stage that failed or was interrupted, if the run did not complete.
     package var failedStage: String?
+    /// A shard's run (`I/N`): per-user stages for its users, no catalog or publish.
+    package var shard: String?
+    /// A merge's run: the number of shards whose parts it merged.
+    package var mergedShards: Int?
 }
 
 /// The records are small pretty-printed JSON files with sorted keys (diffable, stable).

@@ -24,19 +24,33 @@ extension StageRunner {
     /// its leftovers.
     @discardableResult
     package func run() throws -> RunRecord {
-        let lock = try WorkLock(work: options.work)
+        // Shards share the work directory with each other (not with a whole run or a merge),
+        // and take turns at the shared stages: the first computes them, the others reuse them.
+        let lock = try WorkLock(work: options.work, mode: options.shard == nil ? .exclusive : .shared)
         defer { withExtendedLifetime(lock) {} }
+        var sharedStages: WorkLock?
+        if options.shard != nil {
+            sharedStages = try WorkLock(waitingFor: "shared-stages.lock", in: options.work, logger: logger,
+                                        what: "another shard running the shared stages")
+            hashes.reload()
+        }
         // Outputs never depend on the width (work is split by index), so it is in no fingerprint.
         let threads = options.threads ?? config[ConfigKeys.Runs.threads]
         Parallel.setWidth(threads == 0 ? nil : threads)
-        // We hold the lock: a run still marked running has lost its process.
-        for id in store.markAbandonedRuns() { logger.warning("run \(id) was left running by a process that ended: marked killed") }
+        // We hold the lock alone: a run still marked running has lost its process. (A shard
+        // does not: its sibling shards are running.)
+        if options.shard == nil {
+            for id in store.markAbandonedRuns() { logger.warning("run \(id) was left running by a process that ended: marked killed") }
+        }
         let entries = try plan()
-        var runID = Self.newRunID()
+        // A merge refuses before it does anything unless every shard's record is there and agrees.
+        shardSet = try options.mergeShards.map { try shards(count: $0, plan: entries) }
+        let tag = options.shard.map { "-s\($0.index)of\($0.count)" } ?? ""
+        var runID = Self.newRunID() + tag
         var suffix = 1
         while FileIO.exists(store.runDirectory(runID)) {
             suffix += 1
-            runID = Self.newRunID() + "-\(suffix)"
+            runID = Self.newRunID() + tag + "-\(suffix)"
         }
         let runDir = store.runDirectory(runID)
         try FileIO.createDirectory(runDir)
@@ -44,7 +58,8 @@ extension StageRunner {
             runId: runID, status: "running", startedAt: Self.now,
             asOf: CivilTime.formatUTC(options.asOf), date: CivilTime.formatDate(days: options.date),
             inputs: options.inputs.path, codeVersion: "\(BuildIdentity.version) build \(buildIdentity.id)", pid: getpid(),
-            stages: entries.map { .init(stage: $0.stage, action: $0.action.rawValue, reason: $0.reason) })
+            stages: entries.map { .init(stage: $0.stage, action: $0.action.rawValue, reason: $0.reason) },
+            shard: options.shard?.description, mergedShards: options.mergeShards)
         try run.write(to: runDir.appendingPathComponent("run.json"))
         logger.info("run \(runID) started", metadata: ["inputs": "\(options.inputs.path)", "work": "\(options.work.path)"])
         // If a signal's grace period ends before a safe point is reached: the same marking.
@@ -66,12 +81,24 @@ extension StageRunner {
             for (i, entry) in entries.enumerated() {
                 current = i
                 try Interruption.check()
+                if sharedStages != nil, try graph.stage(entry.stage).isPerUser {
+                    // The shared stages are done (run or reused): the next shard may reuse them.
+                    hashes.save()
+                    sharedStages = nil
+                }
                 let record = try perform(entry, index: i, run: &run, runDir: runDir, upstream: upstreamDirs, records: records)
                 upstreamDirs[entry.stage] = runDir.appendingPathComponent(entry.stage)
                 records.append(record)
             }
         } catch let error as TonightError {
             try finishFailed(&run, error: noting(publishedBy: runID, in: error), at: current, records: records, runDir: runDir)
+        }
+        if let shard = options.shard {
+            do {
+                try writeSuccessRecord(shard: shard, run: run, records: records)
+            } catch let error as TonightError {
+                try finishFailed(&run, error: error, at: entries.count, records: records, runDir: runDir)
+            }
         }
         run.status = "completed"
         run.finishedAt = Self.now
@@ -82,6 +109,10 @@ extension StageRunner {
             throw noting(publishedBy: runID, in: error)
         }
         hashes.save()
+        if let shard = options.shard {
+            logger.info("shard \(shard) completed: run \(runID), success record \(ShardRecord.url(work: options.work, shard: shard).path)")
+            return run
+        }
         let removed = store.gc(keep: config[ConfigKeys.Runs.retain], snapshots: options.out.appendingPathComponent("snapshots"))
         if !removed.isEmpty { logger.info("run store: removed \(removed.count) old run(s) beyond runs.retain (\(config[ConfigKeys.Runs.retain]))") }
         logger.info("run \(runID) completed", metadata: ["report": "\(runDir.appendingPathComponent("report.md").path)"])

@@ -65,7 +65,8 @@ extension StageRunner {
             runID: runID, records: records,
             timeZones: stage.inputs.contains(.timeZoneDatabase) ? try timeZones() : nil,
             baseline: entry.record.inputs.first { $0.kind == "snapshot" }?.path.map { URL(fileURLWithPath: $0) },
-            runCodeVersion: "\(BuildIdentity.version) build \(buildIdentity.id)")
+            runCodeVersion: "\(BuildIdentity.version) build \(buildIdentity.id)",
+            shard: stage.isPerUser ? options.shard : nil)
         let started = Date()
         Self.resetPeakMemory()
         progress.begin(stage: stage.name)
@@ -75,7 +76,11 @@ extension StageRunner {
         record.startedAt = CivilTime.formatUTC(Int64(started.timeIntervalSince1970))
         let outcome: StageOutcome
         do {
-            outcome = try stage.run(context)
+            if stage.isPerUser, let shards = shardSet {
+                outcome = try ShardMerge(shards: shards, stage: stage, config: config).run(into: tmp, progress: progress)
+            } else {
+                outcome = try stage.run(context)
+            }
         } catch {
             let e: TonightError
             switch error {

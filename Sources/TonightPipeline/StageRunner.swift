@@ -18,6 +18,8 @@ package final class StageRunner {
     package var buildIdentity = BuildIdentity.current
     /// The time zone database (nil: the system's, located on first use; tests set their own).
     package var timeZoneDatabase: TimeZoneDatabase?
+    /// A merge's checked success records (set when the merge's run starts).
+    var shardSet: ShardSet?
 
     package init(graph: StageGraph = .standard, config: TonightConfig, options: RunOptions, logger: Logger,
                  progress: ProgressReporter = ProgressReporter()) {
@@ -67,6 +69,17 @@ package final class StageRunner {
 
     /// The selected stages: all, `--only`, or `--from` and everything downstream.
     func selection() throws -> Set<String> {
+        if options.shard != nil {
+            // A shard runs the per-user stages and what they read; catalog and publish are
+            // the merge's.
+            guard options.only.isEmpty, options.from == nil else {
+                throw TonightError(.usage, "--shard runs the per-user stages and what they read; it takes no --only or --from",
+                                   hint: "re-run the shard as a whole (its shared stages are reused)")
+            }
+            var selected = Set(graph.stages.filter(\.isPerUser).map(\.name))
+            for stage in graph.stages.reversed() where selected.contains(stage.name) { selected.formUnion(stage.upstreamStages) }
+            return selected
+        }
         if !options.only.isEmpty {
             for n in options.only { _ = try graph.stage(n) }
             return Set(options.only)
@@ -135,13 +148,24 @@ package final class StageRunner {
         let code = buildIdentity.codeVersion(using: stage.bundledData)
         let cfg = config.canonical(stage.configKeys)
         let asOf = stage.readsAsOf ? CivilTime.formatUTC(options.asOf) + "/" + CivilTime.formatDate(days: options.date) : nil
-        var text = "stage=\(stage.name)\ncode=\(code)\n"
-        for k in cfg.keys.sorted() { text += "config \(k)=\(cfg[k]!)\n" }
-        for i in inputs { text += "input \(i.role) \(i.kind)=\(i.hash)\n" }
-        if let asOf { text += "asOf=\(asOf)\n" }
-        return StageRecord(
-            stage: stage.name, status: "planned", runId: "", fingerprint: ContentHash.hex(text), codeVersion: code,
+        var record = StageRecord(
+            stage: stage.name, status: "planned", runId: "", fingerprint: "", codeVersion: code,
             config: cfg, asOf: asOf, inputs: inputs)
+        // A shard's output of a per-user stage is a different output (its users only).
+        if stage.isPerUser, let shard = options.shard { record.shard = shard.description }
+        record.fingerprint = Self.fingerprint(of: record)
+        return record
+    }
+
+    /// The fingerprint of a planned record: its stage, code version, settings, inputs (upstream
+    /// fingerprints among them), run instant and, for a shard's per-user stage, the shard.
+    static func fingerprint(of r: StageRecord) -> String {
+        var text = "stage=\(r.stage)\ncode=\(r.codeVersion)\n"
+        for k in r.config.keys.sorted() { text += "config \(k)=\(r.config[k]!)\n" }
+        for i in r.inputs { text += "input \(i.role) \(i.kind)=\(i.hash)\n" }
+        if let asOf = r.asOf { text += "asOf=\(asOf)\n" }
+        if let shard = r.shard { text += "shard=\(shard)\n" }
+        return ContentHash.hex(text)
     }
 
     /// The plan: for every stage, run or reuse, and why.
@@ -161,7 +185,10 @@ package final class StageRunner {
             let reusable = store.findOutput(stage: stage.name, fingerprint: record.fingerprint)
             var entry = PlanEntry(stage: stage.name, action: .run, reason: "", fingerprint: record.fingerprint,
                                   reuseDirectory: nil, reuseRun: nil, record: record)
-            if selected.contains(stage.name) && options.force {
+            // A shard's --force ranks its users again and a merge's merges again; neither
+            // recomputes the shared stages (`tonight run --only … --force` does).
+            let sharded = options.mergeShards != nil || options.shard != nil
+            if selected.contains(stage.name) && options.force && (!sharded || stage.isPerUser) {
                 entry.reason = "forced (--force)"
             } else if stage.alwaysRuns {
                 entry.reason = "runs on every run"
@@ -177,6 +204,9 @@ package final class StageRunner {
                     stage: stage.name, hint: "add it with --only \(stage.name) or start earlier with --from")
             } else {
                 entry.reason = changeReason(record)
+            }
+            if let n = options.mergeShards, entry.action == .run, stage.isPerUser {
+                entry.reason = "merged from the parts of \(n) shard(s) (\(entry.reason))"
             }
             entries.append(entry)
         }
@@ -215,6 +245,7 @@ package final class StageRunner {
             }
         }
         if last.asOf != r.asOf { why.append("as-of \(last.asOf ?? "-") → \(r.asOf ?? "-")") }
+        if last.shard != r.shard { why.append("shard \(last.shard ?? "all users") → \(r.shard ?? "all users")") }
         return why.isEmpty ? "no reusable output (last one incomplete or removed)" : why.joined(separator: "; ")
     }
 }

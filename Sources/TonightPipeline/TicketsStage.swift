@@ -25,6 +25,7 @@ package struct TicketsStage: Stage {
     package static let datasetNames = ["explore", "feed", "tonight"]
     package var tables: [String] { Self.datasetNames }
     package var datasets: [String] { Self.datasetNames }
+    package var shardedDatasets: [String] { Self.datasetNames }
 
     /// Users per block: each block is ranked on all cores, then handed to the writer.
     static let blockSize = 8_192
@@ -37,7 +38,8 @@ package struct TicketsStage: Stage {
         let edges = try context.read(.affinityEdges)
         // Users (read, sorted by id bytes) on one core; the index on the other.
         let (users, index) = try Parallel.both({
-            let unsorted = try context.read(.ticketsUsers)
+            var unsorted = try context.read(.ticketsUsers)
+            if context.shard != nil { unsorted.removeAll { !context.owns($0.id) } }
             return UTF8Order.sortedIndices(unsorted.map(\.id)).map { unsorted[$0] }
         }, {
             EventIndex(events: located, venues: venues, edges: edges.map { ($0.source, $0.target, $0.score) }, settings: settings)
@@ -109,7 +111,7 @@ package struct TicketsStage: Stage {
             let summary = try sink.finish(d)
             try files.add(summary)
             outcome.rows[name] = summary.records
-            outcome.details["length.\(name)"] = Self.distribution(sink.lengths[d], users: users.count)
+            outcome.recordLengths(name, sink.lengths[d], users: users.count, shard: context.shard)
         }
         outcome.details["seconds.finish"] = String(format: "%.2f", Double(DispatchTime.now().uptimeNanoseconds - ranked) / 1e9)
         outcome.details["upcomingEvents"] = String(index.events.count)
@@ -137,13 +139,6 @@ package struct TicketsStage: Stage {
                 }
             }
         }
-    }
-
-    /// "users with a list, min/median/p90/max length".
-    static func distribution(_ lengths: [Int], users: Int) -> String {
-        guard !lengths.isEmpty else { return "0 of \(users) users have a list" }
-        let s = lengths.sorted()
-        return "\(s.count) of \(users) users; length min \(s[0]) median \(s[s.count / 2]) p90 \(s[s.count * 9 / 10]) max \(s.last!)"
     }
 
     package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {

@@ -15,7 +15,7 @@ struct Tonight: ParsableCommand {
             Exit codes: 0 success, 1 internal failure, 2 usage, 65 invalid input data, 74 I/O error, \
             75 work directory locked by another run.
             """,
-        subcommands: [RunCommand.self, StagesCommand.self, RunsCommand.self, SnapshotCommand.self, GenerateCommand.self],
+        subcommands: [RunCommand.self, MergeCommand.self, StagesCommand.self, RunsCommand.self, SnapshotCommand.self, GenerateCommand.self],
         defaultSubcommand: nil)
 
     @Flag(name: .long, help: "Print the version and the build id (a hash of this executable and its bundled data) and exit.")

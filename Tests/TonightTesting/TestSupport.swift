@@ -50,6 +50,8 @@ package func shell(_ command: String, environment: [String: String] = [:], mergi
 /// (`make test`) installs all of them, so there every such test runs.
 package enum ExternalTool: String, Sendable, CaseIterable {
     case zstd, xmllint, zdump, gzip, date
+    /// The Kubernetes schema validator (PyPI's `kubernetes-validate`).
+    case kubernetesValidate = "kubernetes-validate"
     /// Python 3 with the `pyzstd` module (seekable zstd reads by byte range).
     case pyzstd
 

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Logging
+import Foundation
+import TonightCore
+import TonightGenerator
+import TonightPipeline
+
+/// The options `tonight run` and `tonight merge` share: where the inputs and snapshots are,
+/// the run instant, publishing and threads.
+struct RunArguments: ParsableArguments {
+    @Option(help: "Input directory: feed.xml[.gz|.zst], affinity.txt, tickets/, playmate/.")
+    var inputs: String?
+
+    @Option(help: "Snapshot root (OUT/snapshots/...).")
+    var out: String?
+
+    @Option(name: .customLong("as-of"), help: "Run instant, ISO 8601 UTC (default: now, or the generated data's).")
+    var asOf: String?
+
+    @Option(help: "Run date D for the tonight list, YYYY-MM-DD (default: the UTC date of --as-of).")
+    var date: String?
+
+    @Flag(name: .customLong("allow-shrink"), help: "Publish even if a dataset shrinks more than publish.maxShrink.")
+    var allowShrink = false
+
+    @Option(help: "Worker threads of every parallel step (default: runs.threads, 0 = every core). Outputs are the same for any value.")
+    var threads: Int?
+
+    func validate() throws {
+        if let threads, !(1...4096).contains(threads) { throw ValidationError("--threads must be between 1 and 4096") }
+    }
+
+    /// The run's options: flags over config over the bundled fixtures.
+    func options(config: TonightConfig, store: StoreOptions, logger: Logger) throws -> RunOptions {
+        let inputsURL: URL
+        if let inputs {
+            inputsURL = URL(fileURLWithPath: inputs)
+        } else if !config[ConfigKeys.Paths.inputs].isEmpty {
+            inputsURL = URL(fileURLWithPath: config[ConfigKeys.Paths.inputs])
+        } else if let bundled = BundledFixtures.defaultInputs() {
+            inputsURL = bundled
+        } else {
+            throw TonightError(.usage, "no inputs given and the bundled Fixtures/ were not found",
+                               hint: "pass --inputs DIR or run from the package directory")
+        }
+        var instant = Int64(Date().timeIntervalSince1970)
+        if let asOf {
+            instant = try TimeArgument.instant(asOf)
+        } else if let generated = GeneratedInfo.read(inputsURL) {
+            instant = generated.asOf
+            logger.info("as-of taken from the generated data set: \(CivilTime.formatUTC(instant))")
+        }
+        var options = RunOptions(
+            inputs: inputsURL, work: store.workURL(config), out: URL(fileURLWithPath: out ?? config[ConfigKeys.Paths.out]),
+            asOf: instant, date: try date.map(TimeArgument.date))
+        options.allowShrink = allowShrink
+        options.threads = threads
+        return options
+    }
+}
+
+/// Prints a dry run's plan.
+func printPlan(_ plan: [PlanEntry], options: RunOptions) {
+    print("plan (dry run; nothing is run): inputs \(options.inputs.path), work \(options.work.path)")
+    let width = plan.map(\.stage.count).max() ?? 10
+    for e in plan {
+        print("  " + e.stage.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+              + e.action.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0) + "  " + e.reason)
+    }
+}
