@@ -2,7 +2,8 @@
 # Installs what building, running and testing Tonight needs and a fresh machine lacks:
 # the C libraries' headers (libxml2, libzstd, zlib) and pkg-config for the build; zstd, gzip,
 # xmllint, GNU time and tzdata for the job, the tests and the benchmarks; Python's pyzstd for
-# the seekable-format interoperability tests, and kubernetes-validate for the manifests. Debian/Ubuntu (apt-get); as root, or with sudo.
+# the seekable-format interoperability tests, kubernetes-validate for the manifests and html5lib
+# for the run report (headless Chromium, if installed, renders the report in a test). Debian/Ubuntu (apt-get); as root, or with sudo.
 # Does nothing when everything is there. (`make run` and `make test` call it.)
 set -euo pipefail
 
@@ -34,6 +35,11 @@ fi
 if ! python3 -c "import pyzstd" >/dev/null 2>&1; then
   echo "install-deps: installing Python's pyzstd"
   python3 -m pip install --quiet pyzstd 2>/dev/null || python3 -m pip install --quiet --break-system-packages pyzstd
+fi
+# The run report is checked by an HTML5 parser that reports every parse error.
+if ! python3 -c "import html5lib" >/dev/null 2>&1; then
+  echo "install-deps: installing Python's html5lib"
+  python3 -m pip install --quiet html5lib 2>/dev/null || python3 -m pip install --quiet --break-system-packages html5lib
 fi
 # The Kubernetes manifests under Pipelines/ are checked against the API's schemas by the tests.
 if ! command -v kubernetes-validate >/dev/null 2>&1; then

@@ -32,6 +32,7 @@ package struct LoadPlaymateStage: Stage {
         for (file, n) in export.rows { outcome.rows["rows." + file] = n }
         outcome.warnings = export.counts
         for r in export.rejects { outcome.rejects[r.reason, default: 0] += 1 }
+        outcome.countRejectsByFile(export.rejects.map(\.file))
         outcome.details["inputBytes"] = String(export.bytes)
         return outcome
     }

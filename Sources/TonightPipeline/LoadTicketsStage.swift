@@ -49,6 +49,7 @@ package struct LoadTicketsStage: Stage {
         for (file, n) in export.rows { outcome.rows["rows." + file] = n }
         outcome.warnings = export.counts
         for r in export.rejects { outcome.rejects[r.reason, default: 0] += 1 }
+        outcome.countRejectsByFile(export.rejects.map(\.file))
         outcome.details["inputBytes"] = String(export.bytes)
         outcome.details["seconds.load"] = loaded
         for (phase, t) in export.seconds { outcome.details["seconds.load." + phase] = String(format: "%.2f", t) }

@@ -4,22 +4,50 @@ import TonightCore
 /// The run report (`report.md`, `report.html`) and the Prometheus textfile (`metrics.prom`).
 enum RunReport {
     /// Writes the reports into the run directory and, unless the run is a shard's (the merge
-    /// reports the night), `WORK/metrics/tonight.prom`.
-    static func write(run: RunRecord, records: [StageRecord], to dir: URL, work: URL) throws {
-        try FileIO.write(markdown(run: run, records: records), to: dir.appendingPathComponent("report.md"))
-        try FileIO.write(html(run: run, records: records), to: dir.appendingPathComponent("report.html"))
+    /// reports the night), `WORK/metrics/tonight.prom`. Tonight's figures are compared with the
+    /// last completed runs of the work directory (`maxShrink`: each dataset's shrink guard).
+    static func write(run: RunRecord, records: [StageRecord], to dir: URL, work: URL,
+                      maxShrink: (String) -> Double = { _ in 1 }) throws {
+        let history = RunHistory.load(store: RunStore(work: work), before: run.runId)
+        let tonight = RunHistory.night(run: run, records: records, runDir: dir)
+        let anomalies = run.status == "completed" ? history.anomalies(tonight: tonight, maxShrink: maxShrink) : []
+        let page = Page(run: run, records: records, runDir: dir, tonight: tonight, history: history, anomalies: anomalies)
+        try FileIO.write(markdown(run: run, records: records, anomalies: anomalies), to: dir.appendingPathComponent("report.md"))
+        try FileIO.write(html(page), to: dir.appendingPathComponent("report.html"))
         let prom = metrics(run: run, records: records, previous: work.appendingPathComponent("metrics/tonight.prom"))
+            + anomalyMetrics(page)
         try FileIO.write(prom, to: dir.appendingPathComponent("metrics.prom"))
         guard run.shard == nil else { return }
         // The stable path for node_exporter's textfile collector, replaced atomically.
         let metricsDir = work.appendingPathComponent("metrics")
         try FileIO.createDirectory(metricsDir)
-        let tmp = metricsDir.appendingPathComponent(".tonight.prom.tmp")
+        let tmp = metricsDir.appendingPathComponent(".tonight.prom.\(getpid()).tmp")
         try FileIO.write(prom, to: tmp)
         try FileIO.rename(tmp, to: metricsDir.appendingPathComponent("tonight.prom"))
     }
 
-    static func markdown(run: RunRecord, records: [StageRecord]) -> String {
+    /// `tonight_anomaly{kind=…,dataset|stage=…}`: 1 for a figure outside its band (or a dataset
+    /// past its shrink guard), 0 for every other figure checked tonight.
+    static func anomalyMetrics(_ p: Page) -> String {
+        var s = "# HELP tonight_anomaly 1 if the figure is outside its usual band over the last runs (or the dataset shrank past its guard).\n"
+        s += "# TYPE tonight_anomaly gauge\n"
+        let flagged = Set(p.anomalies.map { "\($0.kind.rawValue) \($0.subject)" })
+        var lines: [(String, String, String)] = []
+        for st in p.tonight.durations.keys.sorted() { lines.append(("duration", "stage", st)) }
+        for d in p.tonight.records.keys.sorted() {
+            lines.append(("records", "dataset", d))
+            lines.append(("shrink", "dataset", d))
+        }
+        for st in p.tonight.rejects.keys.sorted() { lines.append(("rejects", "stage", st)) }
+        for (kind, label, subject) in lines {
+            s += "tonight_anomaly{kind=\"\(kind)\",\(label)=\"\(subject)\"} \(flagged.contains("\(kind) \(subject)") ? 1 : 0)\n"
+        }
+        s += "# HELP tonight_anomalies Figures of the last run outside their usual band.\n# TYPE tonight_anomalies gauge\n"
+        s += "tonight_anomalies \(p.anomalies.count)\n"
+        return s
+    }
+
+    static func markdown(run: RunRecord, records: [StageRecord], anomalies: [Anomaly] = []) -> String {
         var s = "# Tonight run \(run.runId)\n\n"
         if run.status != "completed" {
             // What an on-call engineer needs first: which stage, why, what was kept.
@@ -27,6 +55,9 @@ enum RunReport {
             if let e = run.error { s += "```\n\(e)\n```\n\n" }
             let skipped = run.stages.filter { $0.action == "not run" }.map(\.stage)
             if !skipped.isEmpty { s += "Not run: \(skipped.joined(separator: ", ")).\n\n" }
+        }
+        if !anomalies.isEmpty {
+            s += "## \(anomalies.count) figure(s) outside the usual band\n\n" + anomalies.map { "- \($0.message)" }.joined(separator: "\n") + "\n\n"
         }
         s += "- status: **\(run.status)**\n- as of: \(run.asOf) (date \(run.date))\n- inputs: `\(run.inputs)`\n"
         s += "- started: \(run.startedAt), finished: \(run.finishedAt ?? "-")\n- code: \(run.codeVersion)\n"
@@ -54,29 +85,6 @@ enum RunReport {
             for (k, v) in r.details.sorted(by: { $0.key < $1.key }) { s += "- \(k): \(v)\n" }
         }
         return s
-    }
-
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-    }
-
-    /// The same report as HTML, with a bar chart of stage durations (inline SVG).
-    static func html(run: RunRecord, records: [StageRecord]) -> String {
-        let maxT = max(0.001, run.stages.compactMap(\.durationSeconds).max() ?? 0)
-        var svg = "<svg xmlns='http://www.w3.org/2000/svg' width='640' height='\(run.stages.count * 24 + 10)'>"
-        for (i, e) in run.stages.enumerated() {
-            let t = e.durationSeconds ?? 0
-            let w = Int(420 * t / maxT)
-            svg += "<text x='0' y='\(i * 24 + 17)' font-size='13'>\(escape(e.stage))</text>"
-            svg += "<rect x='130' y='\(i * 24 + 4)' width='\(max(1, w))' height='16' fill='\(e.action == "run" ? "#3b7dd8" : "#9bb")'/>"
-            svg += "<text x='\(136 + w)' y='\(i * 24 + 17)' font-size='12'>\(String(format: "%.2f s", t)) \(e.action)</text>"
-        }
-        svg += "</svg>"
-        var body = "<h1>Tonight run \(escape(run.runId))</h1><p>status <b>\(run.status)</b>, as of \(run.asOf)</p>"
-        body += "<h2>Stage durations</h2>" + svg
-        body += "<h2>Details</h2><pre>\(escape(markdown(run: run, records: records)))</pre>"
-        return "<!doctype html><html><head><meta charset='utf-8'><title>Tonight \(escape(run.runId))</title></head><body>\(body)</body></html>\n"
     }
 
     /// Prometheus text format: per-stage duration, rows, rejects; last success time.

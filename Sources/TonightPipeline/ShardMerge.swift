@@ -99,7 +99,10 @@ struct ShardMerge {
         for (k, v) in parts[0].details where !k.hasPrefix("seconds.") && !k.hasPrefix("histogram.") && !k.hasPrefix("length.") {
             o.details[k] = v
         }
-        for (name, l) in lengths { o.details["length.\(name)"] = l.distribution }
+        for (name, l) in lengths {
+            o.details["length.\(name)"] = l.distribution
+            o.details["histogram.\(name)"] = l.text
+        }
         let seconds = parts.map(\.durationSeconds)
         o.details["shards"] = "merged from \(parts.count) shard(s); shard seconds max \(String(format: "%.2f", seconds.max() ?? 0)) sum \(String(format: "%.2f", seconds.reduce(0, +)))"
         return o

@@ -28,12 +28,20 @@ package struct StageOutcome: Sendable {
 
     package init() {}
 
-    /// Reports the list lengths of `dataset` (`length.<dataset>`) and, in a shard, their
-    /// histogram (`histogram.<dataset>`), from which the merge states the whole run's.
+    /// Counts rejects by the file they came from (`rejectsIn.<file>`, for the report).
+    package mutating func countRejectsByFile(_ files: [String]) {
+        for f in files {
+            let name = (f as NSString).lastPathComponent
+            details["rejectsIn.\(name)"] = String((details["rejectsIn.\(name)"].flatMap { Int($0) } ?? 0) + 1)
+        }
+    }
+
+    /// Reports the list lengths of `dataset`: their distribution (`length.<dataset>`) and
+    /// histogram (`histogram.<dataset>`: the report draws it, the merge adds shards' up).
     package mutating func recordLengths(_ dataset: String, _ lengths: [Int], users: Int, shard: Shard?) {
         let l = ListLengths(lengths, users: users)
         details["length.\(dataset)"] = l.distribution
-        if shard != nil { details["histogram.\(dataset)"] = l.text }
+        details["histogram.\(dataset)"] = l.text
     }
 }
 

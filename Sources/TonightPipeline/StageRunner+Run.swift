@@ -104,7 +104,7 @@ extension StageRunner {
         run.finishedAt = Self.now
         do {
             try run.write(to: runDir.appendingPathComponent("run.json"))
-            try RunReport.write(run: run, records: records, to: runDir, work: options.work)
+            try RunReport.write(run: run, records: records, to: runDir, work: options.work, maxShrink: shrinkGuard)
         } catch let error as TonightError {
             throw noting(publishedBy: runID, in: error)
         }
@@ -117,6 +117,11 @@ extension StageRunner {
         if !removed.isEmpty { logger.info("run store: removed \(removed.count) old run(s) beyond runs.retain (\(config[ConfigKeys.Runs.retain]))") }
         logger.info("run \(runID) completed", metadata: ["report": "\(runDir.appendingPathComponent("report.md").path)"])
         return run
+    }
+
+    /// Dataset `name`'s shrink guard (publish.maxShrinkByDataset over publish.maxShrink).
+    func shrinkGuard(_ name: String) -> Double {
+        config[ConfigKeys.Publish.maxShrinkByDataset][name] ?? config[ConfigKeys.Publish.maxShrink]
     }
 
     /// An error after this run switched `CURRENT` (the run store could not record what
@@ -181,7 +186,7 @@ extension StageRunner {
         }
         if interrupted { RunStore.removeLeftovers(in: runDir) }
         try? run.write(to: runDir.appendingPathComponent("run.json"))
-        try? RunReport.write(run: run, records: records, to: runDir, work: options.work)
+        try? RunReport.write(run: run, records: records, to: runDir, work: options.work, maxShrink: shrinkGuard)
         hashes.save()
         throw error
     }

@@ -52,6 +52,10 @@ package enum ExternalTool: String, Sendable, CaseIterable {
     case zstd, xmllint, zdump, gzip, date
     /// The Kubernetes schema validator (PyPI's `kubernetes-validate`).
     case kubernetesValidate = "kubernetes-validate"
+    /// Python 3 with `html5lib` (an HTML5 parser that reports every parse error).
+    case html5lib
+    /// Headless Chromium (Debian's `chromium`), for rendering the report.
+    case chromium
     /// Python 3 with the `pyzstd` module (seekable zstd reads by byte range).
     case pyzstd
 
@@ -61,6 +65,7 @@ package enum ExternalTool: String, Sendable, CaseIterable {
     private static let available: Set<ExternalTool> = Set(allCases.filter { tool in
         switch tool {
         case .pyzstd: return (try? shell("python3 -c 'import pyzstd'"))?.status == 0
+        case .html5lib: return (try? shell("python3 -c 'import html5lib'"))?.status == 0
         default: return (try? shell("command -v \(tool.rawValue)"))?.status == 0
         }
     })
