@@ -8,7 +8,7 @@ import TonightRanking
 import TonightSnapshot
 
 /// `alerts`: changes to the events each user follows, against the previous night's published
-/// snapshot (the newest whose run date is before this run's; recommendations.md). The
+/// snapshot, and `following` (the followed events still in the feed) (the newest whose run date is before this run's; recommendations.md). The
 /// baseline is this stage's input alone, so a re-run of the same night reuses everything, and
 /// a damaged baseline falls back to the next older valid one (see `StageRunner.baseline`).
 package struct AlertsStage: Stage {
@@ -19,7 +19,7 @@ package struct AlertsStage: Stage {
     package let inputs: [StageInput] = [.stage("geocode"), .stage("load-tickets"), .previousNight]
     package let configKeys: [any AnyConfigKey] = DatasetFiles.configKeys
     package let readsAsOf = true
-    package static let datasetNames = ["alerts"]
+    package static let datasetNames = ["alerts", "following"]
     package var tables: [String] { Self.datasetNames }
     package var datasets: [String] { Self.datasetNames }
     package var shardedDatasets: [String] { Self.datasetNames }
@@ -58,10 +58,47 @@ package struct AlertsStage: Stage {
                 lengths.append(found[k].alerts.count)
             }
         }
+        let following = try Self.writeFollowing(users, located: located, changed: builder?.changed ?? [:], files: &files)
         try files.finish()
-        outcome.rows = ["alerts": found.count, "users": users.count, "changedEvents": builder?.changed.count ?? 0]
+        outcome.rows = ["alerts": found.count, "users": users.count, "changedEvents": builder?.changed.count ?? 0,
+                        "following": following.count]
+        outcome.recordLengths("following", following, users: users.count, shard: context.shard)
         outcome.recordLengths("alerts", lengths, users: users.count, shard: context.shard)
         return outcome
+    }
+
+    /// `following`: per user, the followed events still in the feed, by startsAt then id, each
+    /// with its current venue, start and status, and `alert: true` when tonight's alerts speak
+    /// of it. Returns the list lengths.
+    static func writeFollowing(
+        _ users: [(id: String, follows: [UInt64])], located: [LocatedEvent], changed: [UInt64: [AlertsBuilder.Alert]],
+        files: inout DatasetFiles
+    ) throws -> [Int] {
+        var inFeed: [UInt64: Int] = [:]
+        for (i, l) in located.enumerated() { inFeed[l.event.id] = i }
+        let order = UTF8Order.sortedIndices(users.map(\.id))
+        var json = JSONWriter(capacity: 1 << 12)
+        var lengths: [Int] = []
+        try files.write("following") { w in
+            for k in order where !users[k].follows.isEmpty {
+                let events = Set(users[k].follows).compactMap { inFeed[$0] }.map { located[$0].event }
+                    .sorted { ($0.startsAt, $0.idString) < ($1.startsAt, $1.idString) }
+                guard !events.isEmpty else { continue }
+                json.beginKeyedList(users[k].id)
+                for e in events {
+                    json.beginObject()
+                    json.field("event", e.idString)
+                    json.field("venue", e.venue)
+                    json.field("startsAt", CivilTime.formatUTC(e.startsAt))
+                    json.field("status", e.status)
+                    if changed[e.id] != nil { json.field("alert", true) }
+                    json.endObject()
+                }
+                try w.append(key: users[k].id, json: json.endKeyedList())
+                lengths.append(events.count)
+            }
+        }
+        return lengths
     }
 
     /// The facts alerts compare: the baseline's published events against this run's.

@@ -7,7 +7,8 @@ import TonightGeo
 import TonightRanking
 
 /// `catalog`: the cleaned events, venues, artists and categories and the `artist_suggest`,
-/// `category_artists` and `nearby` indexes, written as snapshot datasets.
+/// `category_artists` and `nearby` indexes and the artist and venue pages (`artist_events`,
+/// `venue_events`, `artist_years`), written as snapshot datasets.
 package struct CatalogStage: Stage {
     package init() {}
 
@@ -17,10 +18,12 @@ package struct CatalogStage: Stage {
     package let configKeys: [any AnyConfigKey] = [
         ConfigKeys.Recommendations.horizonDays, ConfigKeys.Recommendations.excludedStatuses, ConfigKeys.Catalog.suggestSize,
         ConfigKeys.Catalog.suggestMaxPrefix, ConfigKeys.Catalog.categoryArtistsSize, ConfigKeys.Catalog.geohashPrecision,
+        ConfigKeys.ArtistEvents.size,
     ] + DatasetFiles.configKeys
     package let readsAsOf = true
     package static let datasetNames = [
         "events", "venues", "artists", "categories", "artist_suggest", "category_artists", "nearby",
+        "artist_events", "venue_events", "artist_years",
     ]
     package var tables: [String] { Self.datasetNames }
     package var datasets: [String] { Self.datasetNames }
@@ -31,7 +34,7 @@ package struct CatalogStage: Stage {
             excludedStatuses: Set(config[ConfigKeys.Recommendations.excludedStatuses].map(Int64.init)),
             suggestSize: config[ConfigKeys.Catalog.suggestSize], suggestMaxPrefix: config[ConfigKeys.Catalog.suggestMaxPrefix],
             categoryArtistsSize: config[ConfigKeys.Catalog.categoryArtistsSize],
-            geohashPrecision: config[ConfigKeys.Catalog.geohashPrecision])
+            geohashPrecision: config[ConfigKeys.Catalog.geohashPrecision], artistEventsSize: config[ConfigKeys.ArtistEvents.size])
     }
 
     package func run(_ context: StageContext) throws -> StageOutcome {
@@ -49,6 +52,7 @@ package struct CatalogStage: Stage {
         let makers: [@Sendable () -> CatalogBuilder.Records] = [
             builder.eventRecords, builder.venueRecords, builder.artistRecords, builder.categoryRecords,
             builder.artistSuggestRecords, builder.categoryArtistRecords, builder.nearbyRecords,
+            builder.artistEventRecords, builder.venueEventRecords, builder.artistYearRecords,
         ]
         // Progress: each dataset counts once built and once written.
         context.progress.measure(.datasets, total: Int64(2 * makers.count))

@@ -100,6 +100,11 @@ package enum ConfigKeys {
         package static let geohashPrecision = ConfigKey("catalog.geohashPrecision", 4, "nearby cell precision (geohash characters)", check: ConfigRule.range(1...12))
     }
 
+    package enum ArtistEvents {
+        package static let size = ConfigKey("artistEvents.size", 200, "longest list of an artist's or a venue's upcoming events (artist_events, venue_events)",
+                                            check: ConfigRule.range(1...10_000))
+    }
+
     package enum Snapshot {
         package static let frameBytes = ConfigKey("snapshot.frameBytes", 64 << 10, "largest uncompressed frame, in bytes", check: ConfigRule.range(1_024...(64 << 20)))
         package static let compressionLevel = ConfigKey("snapshot.compressionLevel", 1, "zstd level", check: ConfigRule.range(-7...19))
@@ -134,6 +139,7 @@ package enum ConfigKeys {
         Recommendations.Sessions.radiusKm, Recommendations.Sessions.size, Recommendations.Sessions.weightSport,
         Recommendations.Sessions.weightFriends, Recommendations.Sessions.weightGender, Recommendations.Sessions.weightAge,
         Catalog.suggestSize, Catalog.suggestMaxPrefix, Catalog.categoryArtistsSize, Catalog.geohashPrecision,
+        ArtistEvents.size,
         Snapshot.frameBytes, Snapshot.compressionLevel, Snapshot.retain,
         Publish.maxShrink, Publish.maxShrinkByDataset, Sharding.count,
     ]

@@ -5,21 +5,24 @@ import TonightExports
 import TonightRanking
 import TonightSnapshot
 
-/// `playmate`: every player's suggested sessions and statistics, written as the `sessions`
-/// and `player_stats` datasets (players ranked on both cores, output in id byte order).
+/// `playmate`: every player's suggested sessions, statistics and upcoming sessions (`sessions`,
+/// `player_stats`, `upcoming_sessions`; players ranked on all cores, output in id byte order),
+/// every session by id (`playmate_sessions`) and the open sessions per geohash cell
+/// (`open_sessions`).
 package struct PlaymateStage: Stage {
     package init() {}
 
     package let name = "playmate"
     package let summary = "per-player suggested sessions and statistics (Playmate)"
     package let inputs: [StageInput] = [.stage("load-playmate")]
-    package let configKeys = RankingConfig.playmateKeys + DatasetFiles.configKeys
+    package let configKeys = RankingConfig.playmateKeys + [ConfigKeys.Catalog.geohashPrecision] + DatasetFiles.configKeys
     package let readsAsOf = true
-    package static let datasetNames = ["sessions", "player_stats", "playmate_sessions"]
+    package static let datasetNames = ["sessions", "player_stats", "upcoming_sessions", "playmate_sessions", "open_sessions"]
     package var tables: [String] { Self.datasetNames }
     package var datasets: [String] { Self.datasetNames }
-    /// `playmate_sessions` (every session by id) is written by shard 0 alone.
-    package var shardedDatasets: [String] { ["sessions", "player_stats"] }
+    /// `playmate_sessions` (every session by id) and `open_sessions` (by cell) are written by
+    /// shard 0 alone.
+    package var shardedDatasets: [String] { ["sessions", "player_stats", "upcoming_sessions"] }
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         let settings = try RankingConfig.settings(context.config, asOf: context.asOf, runDate: context.runDate)
@@ -34,6 +37,7 @@ package struct PlaymateStage: Stage {
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
         var suggestions = try files.writer("sessions")
         var stats = try files.writer("player_stats")
+        var upcoming = try files.writer("upcoming_sessions")
         var lengths: [Int] = []
         let block = 16_384
         var start = 0
@@ -42,42 +46,52 @@ package struct PlaymateStage: Stage {
             try Interruption.check()
             context.progress.update(done: Int64(start))
             let slice = Array(order[start..<min(order.count, start + block)])
-            let parts = try Parallel.map(workers) { w -> ([(String, [UInt8], Int)], [(String, [UInt8])]) in
+            let parts = try Parallel.map(workers) { w -> PlayerBatch in
                 var json = JSONWriter(capacity: 1 << 12)
                 var scratch = PlaymateScratch(sessions: sessions.count)
-                var s: [(String, [UInt8], Int)] = [], st: [(String, [UInt8])] = []
+                var batch = PlayerBatch()
                 for u in slice[(slice.count * w / workers)..<(slice.count * (w + 1) / workers)] {
                     let list = ranker.suggestions(for: u, scratch: &scratch)
-                    if let j = ranker.sessionsJSON(u, list, &json) { s.append((players[u].id, j, list.count)) }
-                    st.append((players[u].id, ranker.statsJSON(u, ranker.stats(for: u), &json)))
+                    if let j = ranker.sessionsJSON(u, list, &json) { batch.suggestions.append((players[u].id, j, list.count)) }
+                    batch.stats.append((players[u].id, ranker.statsJSON(u, ranker.stats(for: u), &json)))
+                    if let j = ranker.upcomingSessionsJSON(u, &json) { batch.upcoming.append((players[u].id, j)) }
                 }
-                return (s, st)
+                return batch
             }
-            for (s, st) in parts {
-                for (k, j, n) in s {
+            for batch in parts {
+                for (k, j, n) in batch.suggestions {
                     try suggestions.append(key: k, json: j)
                     lengths.append(n)
                 }
-                for (k, j) in st { try stats.append(key: k, json: j) }
+                for (k, j) in batch.stats { try stats.append(key: k, json: j) }
+                for (k, j) in batch.upcoming { try upcoming.append(key: k, json: j) }
             }
             start += slice.count
         }
         try files.add(try suggestions.finish())
         try files.add(try stats.finish())
+        try files.add(try upcoming.finish())
         // Every session by id: what suggestions and the apps' session pages point at (not
         // keyed by player: shard 0 writes it for all).
         let writesSessions = (context.shard?.index ?? 0) == 0
+        var openCells = 0
         if writesSessions {
             var json = JSONWriter(capacity: 1 << 12)
             let sessionOrder = UTF8Order.sortedIndices(sessions.map(\.id))
             try files.write("playmate_sessions") { w in
                 for i in sessionOrder { try w.append(key: sessions[i].id, json: ranker.sessionRecordJSON(i, &json)) }
             }
+            let cells = ranker.openSessionRecords(precision: context.config[ConfigKeys.Catalog.geohashPrecision])
+            try files.write("open_sessions") { w in
+                for r in cells { try w.append(key: r.key, json: r.json) }
+            }
+            openCells = cells.count
         }
         try files.finish()
         var outcome = StageOutcome()
         outcome.rows = ["players": owned.count, "sessions": suggestions.records, "player_stats": stats.records,
-                        "playmate_sessions": writesSessions ? sessions.count : 0]
+                        "upcoming_sessions": upcoming.records, "playmate_sessions": writesSessions ? sessions.count : 0,
+                        "open_sessions": openCells]
         outcome.recordLengths("sessions", lengths, users: owned.count, shard: context.shard)
         return outcome
     }
@@ -98,4 +112,11 @@ package struct PlaymateStage: Stage {
                                hint: "re-run load-playmate with --force")
         }
     }
+}
+
+/// One worker's records of a block of players.
+struct PlayerBatch: Sendable {
+    var suggestions: [(String, [UInt8], Int)] = []
+    var stats: [(String, [UInt8])] = []
+    var upcoming: [(String, [UInt8])] = []
 }

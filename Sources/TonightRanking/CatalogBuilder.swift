@@ -5,8 +5,9 @@ import TonightGeo
 import TonightBase
 
 /// The catalog datasets of recommendations.md ("Catalog and indexes"): cleaned events, venues,
-/// artists (with favourite and upcoming-event counts), categories, and the `artist_suggest`,
-/// `category_artists` and `nearby` indexes. Every dataset comes out as (key, JSON) records in
+/// artists (with favourite and upcoming-event counts), categories, the `artist_suggest`,
+/// `category_artists` and `nearby` indexes, and the artist and venue pages (`artist_events`,
+/// `venue_events`, `artist_years`). Every dataset comes out as (key, JSON) records in
 /// increasing UTF-8 key order, ready for a dataset writer.
 package struct CatalogBuilder: Sendable {
     package struct Settings: Sendable {
@@ -17,9 +18,12 @@ package struct CatalogBuilder: Sendable {
         package var suggestMaxPrefix: Int
         package var categoryArtistsSize: Int
         package var geohashPrecision: Int
+        /// Longest list of `artist_events` and `venue_events`.
+        package var artistEventsSize: Int
 
         package init(asOf: Int64, horizonDays: Double = 60, excludedStatuses: Set<Int64> = [], suggestSize: Int = 10,
-                     suggestMaxPrefix: Int = 4, categoryArtistsSize: Int = 200, geohashPrecision: Int = 4) {
+                     suggestMaxPrefix: Int = 4, categoryArtistsSize: Int = 200, geohashPrecision: Int = 4,
+                     artistEventsSize: Int = 200) {
             self.asOf = asOf
             self.horizonDays = horizonDays
             self.excludedStatuses = excludedStatuses
@@ -27,6 +31,7 @@ package struct CatalogBuilder: Sendable {
             self.suggestMaxPrefix = suggestMaxPrefix
             self.categoryArtistsSize = categoryArtistsSize
             self.geohashPrecision = geohashPrecision
+            self.artistEventsSize = artistEventsSize
         }
     }
 

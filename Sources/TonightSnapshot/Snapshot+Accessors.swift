@@ -22,6 +22,10 @@ extension Snapshot {
     /// Changes to events the user follows since the previous snapshot.
     public func alerts(user: String) throws -> [AlertItem] { try items("alerts", user, AlertItem.self) }
 
+    /// The Feed view's "following" tab: the user's followed events still in the feed, soonest
+    /// first, each marked when an alert speaks of it tonight.
+    public func following(user: String) throws -> [FollowingItem] { try items("following", user, FollowingItem.self) }
+
     // MARK: Playmate
 
     /// Sessions suggested to the player, best first.
@@ -30,6 +34,26 @@ extension Snapshot {
     /// The player's statistics (nil for an unknown player).
     public func playerStats(user: String) throws -> PlayerStats? {
         try dataset("player_stats").value(key: user, as: PlayerStats.self)
+    }
+
+    /// The carousel: sessions the player joined or created that have not started, soonest first.
+    public func upcomingSessions(user: String) throws -> [UpcomingSession] {
+        try items("upcoming_sessions", user, UpcomingSession.self)
+    }
+
+    /// The open sessions (not started, not full) in one geohash cell, soonest first.
+    public func openSessions(cell: String) throws -> [OpenSession] { try items("open_sessions", cell, OpenSession.self) }
+
+    /// The map view: open sessions within `radiusKm` of the point, soonest first. Reads the
+    /// geohash cells (of `precision` characters, the pipeline's `catalog.geohashPrecision`)
+    /// that meet the circle, then checks each session's place.
+    public func openSessions(lat: Double, lon: Double, radiusKm: Double, precision: Int = 4) throws -> [OpenSession] {
+        var out: [OpenSession] = []
+        for cell in Geohash.cells(lat: lat, lon: lon, radiusKm: radiusKm, length: precision) {
+            out += try openSessions(cell: cell).filter { GeoDistance.km(lat, lon, $0.lat, $0.lon) <= radiusKm }
+        }
+        // ISO 8601 instants in one format sort as text.
+        return out.sorted { $0.occursAt != $1.occursAt ? $0.occursAt < $1.occursAt : UTF8Order.less($0.session, $1.session) }
     }
 
     /// The session `id` (any session, past ones included).
@@ -71,6 +95,16 @@ extension Snapshot {
         short.unicodeScalars.append(contentsOf: scalars[0..<maxPrefix])
         return try items("artist_suggest", short, ArtistSummary.self).filter { NameKey.general($0.name).hasPrefix(key) }
     }
+
+    /// The artist page: the artist's upcoming events (headlining or not), soonest first, at
+    /// most `artistEvents.size`.
+    public func artistEvents(artist: Int64) throws -> [PageEvent] { try items("artist_events", String(artist), PageEvent.self) }
+
+    /// The venue page: the venue's upcoming events, soonest first, at most `artistEvents.size`.
+    public func venueEvents(venue: Int64) throws -> [PageEvent] { try items("venue_events", String(venue), PageEvent.self) }
+
+    /// The artist's events in the feed per calendar year, oldest year first.
+    public func artistYears(artist: Int64) throws -> [ArtistYear] { try items("artist_years", String(artist), ArtistYear.self) }
 
     /// Upcoming events at venues within `radiusKm` of the point, soonest first, each with its
     /// distance. Reads the geohash cells that meet the circle, then checks each venue's place.

@@ -225,3 +225,27 @@ public struct AlertItem: Codable, Sendable, Equatable {
 struct ItemList<Item: Decodable>: Decodable {
     var items: [Item]
 }
+
+/// A followed event still in the feed (dataset `following`: the Feed view's "following" tab),
+/// soonest first.
+public struct FollowingItem: Codable, Sendable, Equatable {
+    /// Event id (a key of `events`).
+    public var event: String
+    /// The event's current venue id.
+    public var venue: Int64
+    /// The event's current start instant, ISO 8601 UTC.
+    public var startsAt: String
+    /// The event's current status code, when the feed gives one.
+    public var status: Int64?
+    /// True when tonight's alerts speak of this event (absent otherwise).
+    public var alert: Bool?
+
+    /// Creates an item (for tests and fakes of services).
+    public init(event: String, venue: Int64, startsAt: String, status: Int64?, alert: Bool?) {
+        self.event = event
+        self.venue = venue
+        self.startsAt = startsAt
+        self.status = status
+        self.alert = alert
+    }
+}

@@ -27,6 +27,20 @@ extension PipelineBench {
         return table
     }
 
+    /// Every published dataset: records and bytes (what each dataset adds to a snapshot).
+    static func datasetTable(snapshots: URL) throws -> BenchTable {
+        let manifest = try Snapshot.openCurrent(in: snapshots, cacheBytes: 0).manifest
+        var table = BenchTable("Published datasets: records and size", columns: ["dataset", "records", "uncompressed MB", "compressed MB", "ratio"])
+        for (name, d) in manifest.datasets.sorted(by: { $0.key < $1.key }) {
+            table.row([name, "\(d.records)", String(format: "%.1f", Double(d.uncompressedBytes) / 1e6), String(format: "%.1f", Double(d.bytes) / 1e6),
+                       d.bytes > 0 ? String(format: "%.2f", Double(d.uncompressedBytes) / Double(d.bytes)) : ""])
+        }
+        let u = manifest.datasets.values.map(\.uncompressedBytes).reduce(0, +), c = manifest.datasets.values.map(\.bytes).reduce(0, +)
+        table.row(["all", "\(manifest.datasets.values.map(\.records).reduce(0, +))", String(format: "%.1f", Double(u) / 1e6),
+                   String(format: "%.1f", Double(c) / 1e6), c > 0 ? String(format: "%.2f", Double(u) / Double(c)) : ""])
+        return table
+    }
+
     static func occurrences(of marker: [UInt8], in line: [UInt8]) -> Int {
         guard line.count >= marker.count else { return 0 }
         var n = 0

@@ -95,6 +95,7 @@ struct PipelineBench: ParsableCommand {
             FileHandle.standardError.write(Data("tickets floor not measured: \(error)\n".utf8))
         }
         tables.append(try Self.shapeTable(snapshots: snapshots, dataName: dataName))
+        tables.append(try Self.datasetTable(snapshots: snapshots))
         try output.emit(benchmark: section, tables: tables)
     }
 }

@@ -62,9 +62,11 @@ import TonightSnapshot
         let tables = [("parse-feed", ["artists", "categories", "venues", "events", "rejects"]),
                       ("parse-affinity", ["edges", "rejects"]), ("geocode", ["venues", "events"]),
                       ("load-tickets", ["users", "rejects"]), ("load-playmate", ["players", "sessions", "rejects"]),
-                      ("catalog", ["events", "venues", "artists", "categories", "artist_suggest", "category_artists", "nearby"]),
+                      ("catalog", ["events", "venues", "artists", "categories", "artist_suggest", "category_artists", "nearby",
+                                   "artist_events", "venue_events", "artist_years"]),
                       // Worked out by hand from recommendations.md (see Fixtures/tiny/README.md).
-                      ("tickets", ["explore", "feed", "tonight"]), ("alerts", ["alerts"]), ("playmate", ["sessions", "player_stats"])]
+                      ("tickets", ["explore", "feed", "tonight"]), ("alerts", ["alerts", "following"]),
+                      ("playmate", ["sessions", "player_stats", "upcoming_sessions", "open_sessions"])]
         for (stage, names) in tables {
             for table in names {
                 let dump = try runTonight(["runs", "dump", "--work", work.path, stage, table])

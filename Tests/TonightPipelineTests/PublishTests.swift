@@ -317,6 +317,13 @@ import TonightSnapshot
         ])
         #expect(try s.alerts(user: "gsDYBAAAAA") == [AlertItem(event: "641CFA83A06E71A8", kind: .statusChanged, old: .status(3), new: .status(2))])
         #expect(try s.alerts(user: "h4dCf2KZAA").isEmpty)  // follows unchanged events
+        // The following tab: 0CE2 left the feed; 1AF6 moved a day and venue (marked); CE85 did not change.
+        #expect(try s.following(user: "zJQPQbkMAA") == [
+            FollowingItem(event: "CE8541CB598CA9B6", venue: 83, startsAt: "2026-01-21T00:30:00Z", status: 3, alert: nil),
+            FollowingItem(event: "1AF6280B4C830302", venue: 62, startsAt: "2026-01-26T00:30:00Z", status: 2, alert: true),
+        ])
+        #expect(try s.following(user: "gsDYBAAAAA").map(\.alert) == [true])
+        #expect(try s.following(user: "h4dCf2KZAA").allSatisfy { $0.alert == nil })
         #expect(s.manifest.datasets["alerts"]?.records == 2)
         // Typed as in `events`: venue ids and statuses are JSON numbers, starts ISO strings.
         let raw = String(decoding: try #require(try s.json("alerts", key: "zJQPQbkMAA")), as: UTF8.self)

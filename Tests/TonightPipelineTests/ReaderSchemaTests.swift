@@ -39,6 +39,9 @@ import TonightSnapshot
         "explore": items(ExploreItem.self), "feed": items(FeedItem.self), "tonight": items(TonightItem.self),
         "alerts": items(AlertItem.self), "sessions": items(SessionItem.self), "player_stats": whole(PlayerStats.self),
         "playmate_sessions": whole(PlaymateSessionRecord.self),
+        "artist_events": items(PageEvent.self), "venue_events": items(PageEvent.self), "artist_years": items(ArtistYear.self),
+        "following": items(FollowingItem.self), "upcoming_sessions": items(UpcomingSession.self),
+        "open_sessions": items(OpenSession.self),
     ]
 
     @Test func everyDatasetHasAReaderType() {

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+import TonightBase
+import TonightCore
+import TonightGenerator
+import TonightSnapshot
+@testable import TonightPipeline
+
+/// The artist and venue pages (`artist_events`, `venue_events`, `artist_years`) on a generated
+/// `small` set against a slow reference computed from the published `events` and `venues`.
+@Suite struct PageDatasetsTests {
+    struct World: Sendable {
+        var inputs: URL
+        var snapshot: Snapshot
+        var events: [CatalogEvent]
+        var venues: [Int64: CatalogVenue]
+        var artists: [Int64]
+        var asOf: Int64
+    }
+
+    static let world: World = {
+        let inputs = temporaryDirectory("tonight-pages")
+        _ = try! DatasetGenerator(scale: .small, seed: 5).generate(into: inputs)
+        let work = temporaryDirectory()
+        let asOf = GeneratedInfo.read(inputs)!.asOf
+        try! runner(inputs: inputs, work: work) { $0.asOf = asOf; $0.date = Int(asOf / 86_400) }.run()
+        let s = try! Snapshot.openCurrent(in: work.appendingPathComponent("out/snapshots"))
+        var events: [CatalogEvent] = [], venues: [Int64: CatalogVenue] = [:], artists: [Int64] = []
+        let d = JSONDecoder()
+        try! s.dataset("events").forEachRecord { events.append(try d.decode(CatalogEvent.self, from: Data($0))) }
+        try! s.dataset("venues").forEachRecord { let v = try d.decode(CatalogVenue.self, from: Data($0)); venues[v.id] = v }
+        try! s.dataset("artists").forEachRecord { artists.append(try d.decode(CatalogArtist.self, from: Data($0)).id) }
+        return World(inputs: inputs, snapshot: s, events: events, venues: venues, artists: artists, asOf: asOf)
+    }()
+
+    /// recommendations.md's upcoming window with the default settings (60 days, no excluded status).
+    static func isUpcoming(_ e: CatalogEvent, asOf: Int64) -> Bool {
+        guard let t = e.startsAt.flatMap(CivilTime.parseInstant) else { return false }
+        return t >= asOf && t < asOf + 60 * 86_400
+    }
+
+    static func page(_ list: [CatalogEvent], _ w: World) -> [PageEvent] {
+        list.sorted { ($0.startsAt!, $0.id) < ($1.startsAt!, $1.id) }.prefix(200).map {
+            PageEvent(event: $0.id, name: $0.name, venue: $0.venue!, city: w.venues[$0.venue!]?.city, startsAt: $0.startsAt!,
+                      localStart: $0.localStart, status: $0.status.map(Int64.init))
+        }
+    }
+
+    @Test func artistAndVenuePagesMatchTheReference() throws {
+        let w = Self.world
+        let upcoming = w.events.filter { Self.isUpcoming($0, asOf: w.asOf) }
+        #expect(upcoming.count > 50)
+        var byArtist: [Int64: [CatalogEvent]] = [:], byVenue: [Int64: [CatalogEvent]] = [:]
+        for e in upcoming {
+            for a in Set(e.artists) { byArtist[a, default: []].append(e) }
+            byVenue[e.venue!, default: []].append(e)
+        }
+        var checked = 0
+        for a in w.artists {
+            #expect(try w.snapshot.artistEvents(artist: a) == Self.page(byArtist[a] ?? [], w), "artist \(a)")
+            checked += byArtist[a]?.count ?? 0
+        }
+        #expect(checked == upcoming.map { Set($0.artists).count }.reduce(0, +))
+        for v in w.venues.keys {
+            #expect(try w.snapshot.venueEvents(venue: v) == Self.page(byVenue[v] ?? [], w), "venue \(v)")
+        }
+        #expect(w.snapshot.manifest.datasets["artist_events"]!.records == byArtist.count)
+        #expect(w.snapshot.manifest.datasets["venue_events"]!.records == byVenue.count)
+    }
+
+    @Test func artistYearsMatchTheReference() throws {
+        let w = Self.world
+        var years: [Int64: [Int: [CatalogEvent]]] = [:]
+        for e in w.events {
+            let date = e.localStart ?? e.startsAt!
+            for a in Set(e.artists) { years[a, default: [:]][Int(date.prefix(4))!, default: []].append(e) }
+        }
+        #expect(years.values.contains { $0.count > 1 } || w.events.allSatisfy { ($0.localStart ?? $0.startsAt!).hasPrefix("2026") })
+        for a in w.artists {
+            let expected = (years[a] ?? [:]).sorted { $0.key < $1.key }.map { year, list -> ArtistYear in
+                let dates = list.map { String(($0.localStart ?? $0.startsAt!).prefix(10)) }.sorted()
+                let cities = Set(list.compactMap { e in w.venues[e.venue!].flatMap { v in v.city.map { "\($0)|\(v.state ?? "")|\(v.country ?? "")" } } })
+                return ArtistYear(year: year, events: list.count, venues: Set(list.map { $0.venue! }).count, cities: cities.count,
+                                  first: dates.first!, last: dates.last!)
+            }
+            #expect(try w.snapshot.artistYears(artist: a) == expected, "artist \(a)")
+        }
+    }
+
+    /// `artistEvents.size` caps both page lists at the soonest events; the datasets verify.
+    @Test func theSizeCapsThePagesAndTheSnapshotVerifies() throws {
+        let work = temporaryDirectory()
+        let config = try TonightConfig.parse("artistEvents:\n  size: 1\n", path: "test.yaml")
+        try runner(inputs: tinyInputs, work: work, config: config).run()
+        let s = try Snapshot.openCurrent(in: work.appendingPathComponent("out/snapshots"))
+        #expect(try s.artistEvents(artist: 1061).map(\.event) == ["1D446879A86F5DEA"])
+        #expect(try s.venueEvents(venue: 83).map(\.event) == ["985C2D1A10B4833F"])
+        let report = s.verify(references: true)
+        #expect(report.isValid, "\(report.problems)")
+        #expect(Self.world.snapshot.verify(references: true).isValid)
+    }
+
+    /// `upcoming_sessions` and `open_sessions` against every published session record.
+    @Test func sessionPagesMatchTheReference() throws {
+        let w = Self.world
+        var sessions: [PlaymateSessionRecord] = []
+        try w.snapshot.dataset("playmate_sessions").forEachRecord { sessions.append(try JSONDecoder().decode(PlaymateSessionRecord.self, from: Data($0))) }
+        let asOf = CivilTime.formatUTC(w.asOf)
+        let future = sessions.filter { $0.occursAt > asOf }
+            .sorted { $0.occursAt != $1.occursAt ? $0.occursAt < $1.occursAt : UTF8Order.less($0.id, $1.id) }
+        #expect(future.count > 20)
+        var byPlayer: [String: [UpcomingSession]] = [:]
+        for x in future {
+            for m in x.members {
+                byPlayer[m, default: []].append(UpcomingSession(
+                    session: x.id, sport: x.sport, occursAt: x.occursAt, locationName: x.locationName, lat: x.lat, lon: x.lon,
+                    players: x.players, capacity: x.capacity, created: x.creator == m ? true : nil))
+            }
+        }
+        var players: [String] = []
+        try w.snapshot.dataset("player_stats").forEachRecord { players.append(try JSONDecoder().decode(ItemKey.self, from: Data($0)).key) }
+        for p in players { #expect(try w.snapshot.upcomingSessions(user: p) == byPlayer[p] ?? [], "player \(p)") }
+        #expect(w.snapshot.manifest.datasets["upcoming_sessions"]!.records == byPlayer.count)
+        var byCell: [String: [OpenSession]] = [:]
+        for x in future where x.players < x.capacity {
+            byCell[Geohash.encode(lat: x.lat, lon: x.lon, length: 4), default: []].append(OpenSession(
+                session: x.id, sport: x.sport, skillLevel: x.skillLevel, occursAt: x.occursAt, durationMin: x.durationMin,
+                locationName: x.locationName, lat: x.lat, lon: x.lon, spotsLeft: x.capacity - x.players))
+        }
+        #expect(byCell.count > 3)
+        for (cell, list) in byCell { #expect(try w.snapshot.openSessions(cell: cell) == list, "cell \(cell)") }
+        #expect(w.snapshot.manifest.datasets["open_sessions"]!.records == byCell.count)
+        // The map: a circle around one open session finds it, and only sessions inside the circle.
+        let first = try #require(byCell.values.first?.first)
+        let found = try w.snapshot.openSessions(lat: first.lat, lon: first.lon, radiusKm: 25)
+        #expect(found.contains(first))
+        #expect(found.allSatisfy { GeoDistance.km(first.lat, first.lon, $0.lat, $0.lon) <= 25 })
+    }
+
+    struct ItemKey: Decodable { var key: String }
+
+    /// `following` against the export's follows: each user's followed events that are in the
+    /// feed, soonest first (no alerts on a first night).
+    @Test func followingMatchesTheExport() throws {
+        let w = Self.world
+        let byID = Dictionary(uniqueKeysWithValues: w.events.map { ($0.id, $0) })
+        var follows: [String: Set<String>] = [:]
+        let text = try String(contentsOf: w.inputs.appendingPathComponent("tickets/follows.csv"), encoding: .utf8)
+        for line in text.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",")
+            follows[String(f[0]), default: []].insert(String(f[1]))
+        }
+        var users = Set<String>()
+        for line in try String(contentsOf: w.inputs.appendingPathComponent("tickets/users.csv"), encoding: .utf8).split(separator: "\n").dropFirst() {
+            users.insert(String(line.split(separator: ",", omittingEmptySubsequences: false)[0]))
+        }
+        var withList = 0
+        for u in users {
+            let expected = (follows[u] ?? []).compactMap { byID[$0] }.sorted { ($0.startsAt!, $0.id) < ($1.startsAt!, $1.id) }
+                .map { FollowingItem(event: $0.id, venue: $0.venue!, startsAt: $0.startsAt!, status: $0.status.map(Int64.init), alert: nil) }
+            #expect(try w.snapshot.following(user: u) == expected, "user \(u)")
+            if !expected.isEmpty { withList += 1 }
+        }
+        #expect(withList > 100)
+        #expect(w.snapshot.manifest.datasets["following"]!.records == withList)
+    }
+}
