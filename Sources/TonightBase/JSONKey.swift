@@ -24,9 +24,15 @@ package enum JSONKey {
 
     /// The bytes a record with this key starts with: `{"key":"…"`.
     package static func recordPrefix(_ key: String) -> [UInt8] {
-        var out = Array(#"{"key":"#.utf8)
-        appendEncoded(key, to: &out)
+        var out: [UInt8] = []
+        appendRecordPrefix(key, to: &out)
         return out
+    }
+
+    /// Appends `{"key":"…"` to `out`.
+    package static func appendRecordPrefix(_ key: String, to out: inout [UInt8]) {
+        out += #"{"key":"#.utf8
+        appendEncoded(key, to: &out)
     }
 
     /// Decodes the JSON string starting at `bytes[at]` (the opening quote). Returns the raw

@@ -74,28 +74,58 @@ package struct AlertsStage: Stage {
         _ users: [(id: String, follows: [UInt64])], located: [LocatedEvent], changed: [UInt64: [AlertsBuilder.Alert]],
         files: inout DatasetFiles
     ) throws -> [Int] {
-        var inFeed: [UInt64: Int] = [:]
-        for (i, l) in located.enumerated() { inFeed[l.event.id] = i }
-        let order = UTF8Order.sortedIndices(users.map(\.id))
+        // Feed events ranked once by (startsAt, id): a user's list is their follows' ranks, sorted.
+        // (Fixed-width upper-case hex ids sort as their numbers.)
+        let byStart = located.indices.sorted {
+            (located[$0].event.startsAt, located[$0].event.id) < (located[$1].event.startsAt, located[$1].event.id)
+        }
+        var rankOf: [UInt64: Int32] = [:]
+        rankOf.reserveCapacity(located.count)
+        for (r, i) in byStart.enumerated() { rankOf[located[i].event.id] = Int32(r) }
+        // Each feed event's item, rendered once: `{"event":…,"venue":…,"startsAt":…,"status":…}`.
         var json = JSONWriter(capacity: 1 << 12)
+        let items: [[UInt8]] = byStart.map { i in
+            let e = located[i].event
+            json.beginObject()
+            json.field("event", e.idString)
+            json.field("venue", e.venue)
+            json.field("startsAt", CivilTime.formatUTC(e.startsAt))
+            json.field("status", e.status)
+            json.endObject()
+            return json.take()
+        }
+        let alerted = byStart.map { changed[located[$0].event.id] != nil }
+        let withFollows = users.indices.filter { !users[$0].follows.isEmpty }
+        let order = UTF8Order.sortedIndices(withFollows.map { users[$0].id }).map { withFollows[$0] }
         var lengths: [Int] = []
+        var ranks: [Int32] = []
+        var record: [UInt8] = []
+        let itemsKey = Array(#","items":["#.utf8), alertField = Array(#","alert":true}"#.utf8)
         try files.write("following") { w in
-            for k in order where !users[k].follows.isEmpty {
-                let events = Set(users[k].follows).compactMap { inFeed[$0] }.map { located[$0].event }
-                    .sorted { ($0.startsAt, $0.idString) < ($1.startsAt, $1.idString) }
-                guard !events.isEmpty else { continue }
-                json.beginKeyedList(users[k].id)
-                for e in events {
-                    json.beginObject()
-                    json.field("event", e.idString)
-                    json.field("venue", e.venue)
-                    json.field("startsAt", CivilTime.formatUTC(e.startsAt))
-                    json.field("status", e.status)
-                    if changed[e.id] != nil { json.field("alert", true) }
-                    json.endObject()
+            for k in order {
+                ranks.removeAll(keepingCapacity: true)
+                for id in users[k].follows { if let r = rankOf[id] { ranks.append(r) } }
+                guard !ranks.isEmpty else { continue }
+                ranks.sort()
+                // The bytes JSONWriter's keyed list gives, assembled from the rendered items.
+                record.removeAll(keepingCapacity: true)
+                JSONKey.appendRecordPrefix(users[k].id, to: &record)
+                record += itemsKey
+                var count = 0
+                for (n, r) in ranks.enumerated() where n == 0 || ranks[n - 1] != r {  // a follow listed twice counts once
+                    if count > 0 { record.append(UInt8(ascii: ",")) }
+                    let item = items[Int(r)]
+                    if alerted[Int(r)] {
+                        record += item[..<(item.count - 1)]
+                        record += alertField
+                    } else {
+                        record += item
+                    }
+                    count += 1
                 }
-                try w.append(key: users[k].id, json: json.endKeyedList())
-                lengths.append(events.count)
+                record += [UInt8(ascii: "]"), UInt8(ascii: "}")]
+                try w.append(key: users[k].id, json: record[...])
+                lengths.append(count)
             }
         }
         return lengths
