@@ -23,4 +23,18 @@ package enum NameKey {
         }
         return out
     }
+
+    /// The words of a name key for search as you type over events: split at spaces, with
+    /// punctuation and symbols trimmed from both ends of each word ("rivera," → "rivera"),
+    /// empty words dropped. The pipeline's `event_search` and the reader's `searchEvents` use it.
+    package static func words(ofKey key: String) -> [String] {
+        key.split(separator: " ").compactMap { word in
+            let scalars = Array(word.unicodeScalars)
+            let keep = { (c: Unicode.Scalar) in c.properties.isAlphabetic || c.properties.numericType != nil }
+            guard let first = scalars.firstIndex(where: keep), let last = scalars.lastIndex(where: keep) else { return nil }
+            var out = ""
+            out.unicodeScalars.append(contentsOf: scalars[first...last])
+            return out
+        }
+    }
 }

@@ -18,12 +18,12 @@ package struct CatalogStage: Stage {
     package let configKeys: [any AnyConfigKey] = [
         ConfigKeys.Recommendations.horizonDays, ConfigKeys.Recommendations.excludedStatuses, ConfigKeys.Catalog.suggestSize,
         ConfigKeys.Catalog.suggestMaxPrefix, ConfigKeys.Catalog.categoryArtistsSize, ConfigKeys.Catalog.geohashPrecision,
-        ConfigKeys.ArtistEvents.size,
+        ConfigKeys.ArtistEvents.size, ConfigKeys.Recommendations.popularityPrior,
     ] + DatasetFiles.configKeys
     package let readsAsOf = true
     package static let datasetNames = [
         "events", "venues", "artists", "categories", "artist_suggest", "category_artists", "nearby",
-        "artist_events", "venue_events", "artist_years",
+        "artist_events", "venue_events", "artist_years", "event_search",
     ]
     package var tables: [String] { Self.datasetNames }
     package var datasets: [String] { Self.datasetNames }
@@ -34,7 +34,8 @@ package struct CatalogStage: Stage {
             excludedStatuses: Set(config[ConfigKeys.Recommendations.excludedStatuses].map(Int64.init)),
             suggestSize: config[ConfigKeys.Catalog.suggestSize], suggestMaxPrefix: config[ConfigKeys.Catalog.suggestMaxPrefix],
             categoryArtistsSize: config[ConfigKeys.Catalog.categoryArtistsSize],
-            geohashPrecision: config[ConfigKeys.Catalog.geohashPrecision], artistEventsSize: config[ConfigKeys.ArtistEvents.size])
+            geohashPrecision: config[ConfigKeys.Catalog.geohashPrecision], artistEventsSize: config[ConfigKeys.ArtistEvents.size],
+            popularityPrior: config[ConfigKeys.Recommendations.popularityPrior])
     }
 
     package func run(_ context: StageContext) throws -> StageOutcome {
@@ -52,7 +53,7 @@ package struct CatalogStage: Stage {
         let makers: [@Sendable () -> CatalogBuilder.Records] = [
             builder.eventRecords, builder.venueRecords, builder.artistRecords, builder.categoryRecords,
             builder.artistSuggestRecords, builder.categoryArtistRecords, builder.nearbyRecords,
-            builder.artistEventRecords, builder.venueEventRecords, builder.artistYearRecords,
+            builder.artistEventRecords, builder.venueEventRecords, builder.artistYearRecords, builder.eventSearchRecords,
         ]
         // Progress: each dataset counts once built and once written.
         context.progress.measure(.datasets, total: Int64(2 * makers.count))

@@ -20,10 +20,12 @@ package struct CatalogBuilder: Sendable {
         package var geohashPrecision: Int
         /// Longest list of `artist_events` and `venue_events`.
         package var artistEventsSize: Int
+        /// C of the Bayesian star rating (`event_search` ranks by it).
+        package var popularityPrior: Double
 
         package init(asOf: Int64, horizonDays: Double = 60, excludedStatuses: Set<Int64> = [], suggestSize: Int = 10,
                      suggestMaxPrefix: Int = 4, categoryArtistsSize: Int = 200, geohashPrecision: Int = 4,
-                     artistEventsSize: Int = 200) {
+                     artistEventsSize: Int = 200, popularityPrior: Double = 50) {
             self.asOf = asOf
             self.horizonDays = horizonDays
             self.excludedStatuses = excludedStatuses
@@ -32,6 +34,7 @@ package struct CatalogBuilder: Sendable {
             self.categoryArtistsSize = categoryArtistsSize
             self.geohashPrecision = geohashPrecision
             self.artistEventsSize = artistEventsSize
+            self.popularityPrior = popularityPrior
         }
     }
 

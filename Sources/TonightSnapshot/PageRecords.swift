@@ -127,3 +127,20 @@ public struct OpenSession: Codable, Sendable, Equatable {
         self.spotsLeft = spotsLeft
     }
 }
+
+/// An upcoming event found by search as you type (dataset `event_search`): most popular first,
+/// then soonest, then by id.
+public struct EventMatch: Codable, Sendable, Equatable {
+    /// Event id (a key of `events`).
+    public var event: String
+    /// The event's name as published.
+    public var name: String
+    /// Start instant, ISO 8601 UTC.
+    public var startsAt: String
+    /// Venue id (a key of `venues`).
+    public var venue: Int64
+    /// The venue's city, when the feed gives one.
+    public var city: String?
+    /// pop(e) of recommendations.md: the Bayesian star rating on [0, 1] (6 significant digits).
+    public var popularity: Double
+}

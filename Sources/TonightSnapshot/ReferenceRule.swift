@@ -91,6 +91,8 @@ public struct ReferenceRule: Sendable, Equatable {
         .init("venue_events", "items[].event", "events"),
         .init("venue_events", "items[].venue", "venues"),
         .init("artist_years", "key", "artists"),
+        .init("event_search", "items[].event", "events"),
+        .init("event_search", "items[].venue", "venues"),
         .init("sessions", "key", "player_stats"),
         .init("sessions", "items[].session", "playmate_sessions"),
         .init("playmate_sessions", "creator", "player_stats"),

@@ -96,6 +96,24 @@ extension Snapshot {
         return try items("artist_suggest", short, ArtistSummary.self).filter { NameKey.general($0.name).hasPrefix(key) }
     }
 
+    /// Search as you type over upcoming events: the most popular events with a word (of the
+    /// event's name, its performers' names, its venue's name or city) starting with the word
+    /// being typed (the query's last word, normalised like artist names, punctuation trimmed).
+    /// Prefixes up to `maxPrefix` scalars (4 by default) are precomputed; a longer word, or
+    /// earlier words, filter that list by the event's name and city.
+    public func searchEvents(prefix: String, maxPrefix: Int = 4) throws -> [EventMatch] {
+        let words = NameKey.words(ofKey: NameKey.general(prefix))
+        guard let last = words.last else { return [] }
+        var key = ""
+        key.unicodeScalars.append(contentsOf: last.unicodeScalars.prefix(maxPrefix))
+        let found = try items("event_search", key, EventMatch.self)
+        guard words.count > 1 || last.unicodeScalars.count > maxPrefix else { return found }
+        return found.filter { match in
+            let have = NameKey.words(ofKey: NameKey.general(match.name + " " + (match.city ?? "")))
+            return words.allSatisfy { w in have.contains { $0.hasPrefix(w) } }
+        }
+    }
+
     /// The artist page: the artist's upcoming events (headlining or not), soonest first, at
     /// most `artistEvents.size`.
     public func artistEvents(artist: Int64) throws -> [PageEvent] { try items("artist_events", String(artist), PageEvent.self) }

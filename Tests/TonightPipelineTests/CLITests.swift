@@ -63,7 +63,7 @@ import TonightSnapshot
                       ("parse-affinity", ["edges", "rejects"]), ("geocode", ["venues", "events"]),
                       ("load-tickets", ["users", "rejects"]), ("load-playmate", ["players", "sessions", "rejects"]),
                       ("catalog", ["events", "venues", "artists", "categories", "artist_suggest", "category_artists", "nearby",
-                                   "artist_events", "venue_events", "artist_years"]),
+                                   "artist_events", "venue_events", "artist_years", "event_search"]),
                       // Worked out by hand from recommendations.md (see Fixtures/tiny/README.md).
                       ("tickets", ["explore", "feed", "tonight"]), ("alerts", ["alerts", "following"]),
                       ("playmate", ["sessions", "player_stats", "upcoming_sessions", "open_sessions"])]

@@ -164,4 +164,51 @@ import TonightSnapshot
         #expect(withList > 100)
         #expect(w.snapshot.manifest.datasets["following"]!.records == withList)
     }
+
+    /// `event_search` against a reference built from the published events, artists and venues:
+    /// every key, its events in order, their popularity; and the reader's multi-word filter.
+    @Test func eventSearchMatchesTheReference() throws {
+        let w = Self.world
+        var artistName: [Int64: String] = [:]
+        try w.snapshot.dataset("artists").forEachRecord { let a = try JSONDecoder().decode(CatalogArtist.self, from: Data($0)); artistName[a.id] = a.name }
+        let rated = w.events.compactMap(\.stars)
+        let m = rated.reduce(0, +) / Double(max(1, rated.count))
+        func pop(_ e: CatalogEvent) -> Double {
+            let n = Double(e.starReviews ?? 0)
+            return (50 * m + n * (e.stars ?? m)) / (50 + n) / 5
+        }
+        let ranked = w.events.filter { Self.isUpcoming($0, asOf: w.asOf) }.sorted {
+            pop($0) != pop($1) ? pop($0) > pop($1) : ($0.startsAt!, $0.id) < ($1.startsAt!, $1.id)
+        }
+        var expected: [String: [CatalogEvent]] = [:]
+        for e in ranked {
+            let v = w.venues[e.venue!]
+            let texts = [e.name] + e.artists.compactMap { artistName[$0] } + [v?.name, v?.city].compactMap { $0 }
+            var prefixes = Set<String>()
+            for t in texts {
+                for word in NameKey.words(ofKey: NameKey.general(t)) {
+                    for n in 1...min(4, word.unicodeScalars.count) {
+                        var p = ""
+                        p.unicodeScalars.append(contentsOf: word.unicodeScalars.prefix(n))
+                        prefixes.insert(p)
+                    }
+                }
+            }
+            for p in prefixes where expected[p, default: []].count < 10 { expected[p, default: []].append(e) }
+        }
+        #expect(w.snapshot.manifest.datasets["event_search"]!.records == expected.count)
+        for (key, list) in expected {
+            let got = try w.snapshot.dataset("event_search").value(key: key, as: EventList.self)?.items ?? []
+            #expect(got.map(\.event) == list.map(\.id), "prefix \(key)")
+            for (g, e) in zip(got, list) { #expect(abs(g.popularity - pop(e)) <= 1e-5 * max(1, pop(e))) }
+        }
+        // The reader: a word longer than 4 scalars filters its 4-scalar list by name and city.
+        let some = try #require(ranked.first { NameKey.words(ofKey: NameKey.general($0.name)).contains { $0.unicodeScalars.count > 5 } })
+        let long = try #require(NameKey.words(ofKey: NameKey.general(some.name)).first { $0.unicodeScalars.count > 5 })
+        let found = try w.snapshot.searchEvents(prefix: String(long.prefix(5)).uppercased())
+        #expect(found.allSatisfy { NameKey.words(ofKey: NameKey.general($0.name + " " + ($0.city ?? ""))).contains { $0.hasPrefix(String(long.prefix(5))) } })
+        #expect(try w.snapshot.searchEvents(prefix: "  ").isEmpty)
+    }
+
+    struct EventList: Decodable { var items: [EventMatch] }
 }

@@ -41,7 +41,7 @@ import TonightSnapshot
         "playmate_sessions": whole(PlaymateSessionRecord.self),
         "artist_events": items(PageEvent.self), "venue_events": items(PageEvent.self), "artist_years": items(ArtistYear.self),
         "following": items(FollowingItem.self), "upcoming_sessions": items(UpcomingSession.self),
-        "open_sessions": items(OpenSession.self),
+        "open_sessions": items(OpenSession.self), "event_search": items(EventMatch.self),
     ]
 
     @Test func everyDatasetHasAReaderType() {
