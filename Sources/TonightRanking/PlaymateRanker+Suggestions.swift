@@ -29,26 +29,36 @@ package struct PlaymateScratch {
 }
 
 extension PlaymateRanker {
-    /// Rank order: score desc (near-ties equal), occurs_at, session id.
+    /// Rank order: score desc (near-ties equal), then sessions at a skill level the player has
+    /// played before (`played`: their levels' bits), then occurs_at, then session id.
     @inline(__always)
-    func before(_ x: Suggestion, _ y: Suggestion) -> Bool {
+    func before(_ x: Suggestion, _ y: Suggestion, played: UInt64) -> Bool {
         switch ScoreOrder.compare(x.score, y.score) {
         case -1: return true
         case 1: return false
         default:
+            let px = skillBit[Int(x.session)] & played != 0, py = skillBit[Int(y.session)] & played != 0
+            if px != py { return px }
             let a = sessions[Int(x.session)], b = sessions[Int(y.session)]
             if a.occursAt != b.occursAt { return a.occursAt < b.occursAt }
             return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
         }
     }
 
+    /// In a scan by time of equal scores, a refused session `s` ends the scan unless a later one
+    /// could still win on the skill tie-break (`s` is not at a played level, and some are).
+    @inline(__always)
+    func lastOfItsKind(_ s: Int32, _ played: UInt64) -> Bool {
+        played == 0 || skillBit[Int(s)] & played != 0
+    }
+
     /// Keeps the best `size` in order (insertion into a short sorted buffer).
     @inline(__always) @discardableResult
-    func insert(_ x: Suggestion, into top: inout [Suggestion]) -> Bool {
+    func insert(_ x: Suggestion, into top: inout [Suggestion], played: UInt64) -> Bool {
         let size = settings.sessionsSize
-        if top.count == size, let last = top.last, !before(x, last) { return false }
+        if top.count == size, let last = top.last, !before(x, last, played: played) { return false }
         var i = top.count
-        while i > 0 && before(x, top[i - 1]) { i -= 1 }
+        while i > 0 && before(x, top[i - 1], played: played) { i -= 1 }
         top.insert(x, at: i)
         if top.count > size { top.removeLast() }
         return true
@@ -60,9 +70,12 @@ extension PlaymateRanker {
         let stamp = scratch.stamp
         let p = players[u]
         var weight = [Int](repeating: 0, count: sportNames.count)
+        // The skill levels of the sessions the player has played (occurs_at ≤ asOf).
+        var played: UInt64 = 0
         for s in memberOf[u] {
             weight[Int(sportOf[Int(s)])] += 1
             scratch.memberStamp[Int(s)] = stamp
+            if sessions[Int(s)].occursAt <= settings.asOf { played |= skillBit[Int(s)] }
         }
         for name in Set(p.quiz?.playSports ?? []) { if let id = sportIDs[name] { weight[Int(id)] += 10 } }  // once per sport
         var avoided = [Bool](repeating: false, count: sportNames.count)
@@ -129,7 +142,7 @@ extension PlaymateRanker {
         for f in p.friends {
             for s in memberOf[Int(f)] where isOpen[Int(s)] && scratch.doneStamp[Int(s)] != stamp {
                 scratch.doneStamp[Int(s)] = stamp
-                if let x = evaluate(s) { insert(x, into: &top) }
+                if let x = evaluate(s) { insert(x, into: &top, played: played) }
             }
         }
         // 2. Sessions of a weighted sport (no friends): 5.2·w + at most coefficient × players.
@@ -141,13 +154,13 @@ extension PlaymateRanker {
             for c in cells {
                 if coefficient == 0 {
                     for s in c.bySportTime[sport] ?? [] where scratch.doneStamp[Int(s)] != stamp {
-                        if let x = evaluate(s), !insert(x, into: &top) { break }
+                        if let x = evaluate(s), !insert(x, into: &top, played: played), lastOfItsKind(s, played) { break }
                     }
                 } else {
                     for s in c.bySportPlayers[sport] ?? [] where scratch.doneStamp[Int(s)] != stamp {
                         let bound = base + coefficient * Double(membersOf[Int(s)].count)
                         if top.count == settings.sessionsSize, let last = top.last, bound < last.score * (1 - 1e-8) { break }
-                        if let x = evaluate(s) { insert(x, into: &top) }
+                        if let x = evaluate(s) { insert(x, into: &top, played: played) }
                     }
                 }
             }
@@ -157,13 +170,13 @@ extension PlaymateRanker {
             if coefficient == 0 {
                 if top.count == settings.sessionsSize, let last = top.last, last.score > 0 { break }
                 for s in c.byTime where scratch.doneStamp[Int(s)] != stamp && weight[Int(sportOf[Int(s)])] == 0 {
-                    if let x = evaluate(s), !insert(x, into: &top) { break }
+                    if let x = evaluate(s), !insert(x, into: &top, played: played), lastOfItsKind(s, played) { break }
                 }
             } else {
                 for s in c.byPlayers where scratch.doneStamp[Int(s)] != stamp && weight[Int(sportOf[Int(s)])] == 0 {
                     let bound = coefficient * Double(membersOf[Int(s)].count)
                     if top.count == settings.sessionsSize, let last = top.last, bound < last.score * (1 - 1e-8) { break }
-                    if let x = evaluate(s) { insert(x, into: &top) }
+                    if let x = evaluate(s) { insert(x, into: &top, played: played) }
                 }
             }
         }

@@ -47,6 +47,8 @@ package struct PlaymateRanker: Sendable {
     let sportNames: [String]
     let sportOf: [Int32]
     let isOpen: [Bool]
+    /// Each session's skill level as one bit (the first 64 distinct levels; 0: none, or past 64).
+    let skillBit: [UInt64]
     /// Flat copies of hot session fields (no struct with strings on the hot path).
     let sessionLat: [Double]
     let sessionLon: [Double]
@@ -101,6 +103,14 @@ package struct PlaymateRanker: Sendable {
         var isOpen = [Bool](repeating: false, count: sessions.count)
         for s in open { isOpen[Int(s)] = true }
         self.isOpen = isOpen
+        var levels: [String: UInt64] = [:]
+        skillBit = sessions.map { s in
+            guard let level = s.skillLevel, !level.isEmpty else { return 0 }
+            if let bit = levels[level] { return bit }
+            let bit: UInt64 = levels.count < 64 ? 1 << UInt64(levels.count) : 0
+            levels[level] = bit
+            return bit
+        }
         membersOf = sessions.map(Self.members)
         genderBit = players.map { p in p.gender.flatMap { Self.genders.firstIndex(of: $0) }.map { UInt16(1) << $0 } ?? 0 }
         ageBit = ageGroup.map { g in g.flatMap { Self.ageGroups.firstIndex(of: $0) }.map { UInt16(1) << $0 } ?? 0 }

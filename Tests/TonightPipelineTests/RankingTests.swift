@@ -199,9 +199,14 @@ import TonightSnapshot
                 }.count
                 want.append((5.2 * Double(weight) + 2.3 * Double(friends) + 1.2 * Double(genders) + 1.9 * Double(ages), si))
             }
+            // Issue 16: among equal scores, sessions at a skill level the player has played first.
+            let played = Set(r.sessions.filter { ($0.joined.contains(Int32(ui)) || $0.creator == Int32(ui)) && $0.occursAt <= asOf }
+                .compactMap(\.skillLevel))
             want.sort { a, b in
                 if abs(a.0 - b.0) > 1e-9 * max(abs(a.0), abs(b.0)) { return a.0 > b.0 }
                 let x = r.sessions[a.1], y = r.sessions[b.1]
+                let px = x.skillLevel.map(played.contains) ?? false, py = y.skillLevel.map(played.contains) ?? false
+                if px != py { return px }
                 return x.occursAt != y.occursAt ? x.occursAt < y.occursAt : x.id < y.id
             }
             #expect(got.map(\.session) == want.prefix(8).map { r.sessions[$0.1].id }, "sessions of \(p.id)")
