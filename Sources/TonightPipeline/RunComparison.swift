@@ -93,7 +93,11 @@ package struct RunComparison: Codable, Sendable {
 
     /// Completed runs, newest first.
     static func completed(_ store: RunStore) -> [String] {
-        store.runIDs().filter { (try? RunRecord.read(store.runDirectory($0).appendingPathComponent("run.json")))?.status == "completed" }
+        // Nights, not shards: a shard's run holds a part of the users (name it to compare it).
+        store.runIDs().filter {
+            guard let r = try? RunRecord.read(store.runDirectory($0).appendingPathComponent("run.json")) else { return false }
+            return r.status == "completed" && r.shard == nil
+        }
     }
 
     static func record(_ store: RunStore, _ id: String) throws -> RunRecord {

@@ -1,4 +1,5 @@
 import Foundation
+import TonightCore
 
 extension RunReport {
     /// What a report shows: the run, its stage records, tonight's figures, the earlier nights
@@ -77,7 +78,7 @@ extension RunReport {
             let kept = p.runDir.appendingPathComponent("\(stage).failed")
             let rejects = kept.appendingPathComponent("rejects.ndjson")
             if FileManager.default.fileExists(atPath: rejects.path) {
-                s += "<p>Rejects kept in <code>\(h(rejects.path))</code>.</p>"
+                s += "<p>Rejects kept in <code>\(h(rejects.path))</code>.</p>" + keptRejects(rejects)
             } else if FileManager.default.fileExists(atPath: kept.path) {
                 s += "<p>The stage's folder is kept in <code>\(h(kept.path))</code>.</p>"
             }
@@ -85,6 +86,27 @@ extension RunReport {
         let skipped = run.stages.filter { $0.action == "not run" }.map(\.stage)
         if !skipped.isEmpty { s += "<p>Not run: \(h(skipped.joined(separator: ", "))). Nothing was published; the previous snapshot is still served.</p>" }
         return s + "</section>"
+    }
+
+    /// A failed stage's kept rejects (its counts died with it) by reason and file, read from
+    /// the first 1,000,000 lines of its rejects file.
+    static func keptRejects(_ url: URL) -> String {
+        struct Row: Decodable {
+            var reason: String?
+            var file: String?
+        }
+        guard let data = try? FileIO.read(url) else { return "" }
+        var counts: [String: [String: Int]] = [:]
+        let decoder = JSONDecoder()
+        var lines = 0
+        for line in data.split(separator: 0x0A) where lines < 1_000_000 {
+            lines += 1
+            let row = try? decoder.decode(Row.self, from: Data(line))
+            counts[row?.reason ?? "(unreadable line)", default: [:]][row?.file.map { ($0 as NSString).lastPathComponent } ?? "-", default: 0] += 1
+        }
+        let rows = counts.flatMap { reason, files in files.map { [h(reason), h($0.key), String($0.value)] } }
+            .sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
+        return rows.isEmpty ? "" : table(["reason", "file", "rejected rows"], rows, numeric: [2])
     }
 
     static func anomalies(_ p: Page) -> String {

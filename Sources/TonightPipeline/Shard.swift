@@ -80,6 +80,9 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
             return shard
         }
         guard let env = fromEnvironment else { return nil }
+        // Unsharded (the default count 1): a one-task array job is a whole run that publishes,
+        // not a shard 0 of 1 that leaves its part for a merge nobody runs.
+        if configCount == 1 && env.index == 0 { return nil }
         guard env.index < configCount else {
             throw TonightError(.usage, "\(env.name)=\(env.index) is out of range for sharding.count \(configCount)",
                                hint: "set sharding.count in the config to the number of array tasks, or pass --shard I/N")

@@ -30,10 +30,9 @@ package struct StageOutcome: Sendable {
 
     /// Counts rejects by the file they came from (`rejectsIn.<file>`, for the report).
     package mutating func countRejectsByFile(_ files: [String]) {
-        for f in files {
-            let name = (f as NSString).lastPathComponent
-            details["rejectsIn.\(name)"] = String((details["rejectsIn.\(name)"].flatMap { Int($0) } ?? 0) + 1)
-        }
+        var counts: [String: Int] = [:]
+        for f in files { counts[f, default: 0] += 1 }
+        for (f, n) in counts { details["rejectsIn.\((f as NSString).lastPathComponent)"] = String(n) }
     }
 
     /// Reports the list lengths of `dataset`: their distribution (`length.<dataset>`) and

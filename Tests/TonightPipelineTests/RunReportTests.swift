@@ -91,6 +91,29 @@ import TonightCore
         #expect(html.contains("Nothing was published"))
     }
 
+    /// Rejected export rows are counted by reason and by the file they came from.
+    @Test func rejectsByReasonAndFile() throws {
+        let inputs = copyOfTinyInputs()
+        let users = inputs.appendingPathComponent("tickets/users.csv")
+        try FileIO.write(Array(try FileIO.read(users)) + Array("brokenrow\n".utf8), to: users)
+        // Within the reject share: the stage's counts.
+        let work = temporaryDirectory()
+        let lenient = try TonightConfig.parse("exports:\n  maxRejectShare: 0.5\n", path: "test.yaml")
+        try runner(inputs: inputs, work: work, config: lenient).run()
+        let id = try #require(RunStore(work: work).runIDs().first)
+        let html = try Self.text(RunStore(work: work).runDirectory(id), "report.html")
+        let byFile = try #require(html.range(of: "<h3>By file</h3>"))
+        #expect(html[byFile.upperBound...].hasPrefix("<table><thead><tr><th>stage</th><th>file</th><th>rejected rows</th></tr></thead><tbody><tr><td><code>load-tickets</code></td><td>users.csv</td><td class=\"n\">1</td>"))
+        #expect(html.contains("<td><code>load-tickets</code></td><td>reject</td><td>bad-csv</td>"))
+        // Past it the stage fails: its kept rejects are summed up in the failure section.
+        let strict = temporaryDirectory()
+        #expect(throws: TonightError.self) { try runner(inputs: inputs, work: strict).run() }
+        let failedID = try #require(RunStore(work: strict).runIDs().first)
+        let failed = try Self.text(RunStore(work: strict).runDirectory(failedID), "report.html")
+        let section = try #require(failed.range(of: "<section class=\"failure\">"))
+        #expect(failed[section.lowerBound...].contains("<td>bad-csv</td><td>users.csv</td><td class=\"n\">1</td>"))
+    }
+
     /// Rendered by headless Chromium at 1280 px: not blank, and no wider than the window.
     @Test(.enabled(if: ExternalTool.chromium.isAvailable)) func chromiumRendersTheReport() throws {
         let dir = temporaryDirectory()

@@ -66,6 +66,12 @@ import TonightSnapshot
         Self.expectRefusal(inputs, work, "shard 0 of 2 has two success records")
     }
 
+    @Test func anUnreadableRecord() throws {
+        let (inputs, work) = try Self.shardedTiny()
+        try FileIO.write("{\"shard\": 1, \"count\":".data(using: .utf8).map(Array.init)!, to: Self.record(work, 1))
+        Self.expectRefusal(inputs, work, "the success record 1.json cannot be read")
+    }
+
     @Test func aRecordOfAnotherCount() throws {
         let (inputs, work) = try Self.shardedTiny()
         try Self.edit(work, 1) { $0.count = 3 }

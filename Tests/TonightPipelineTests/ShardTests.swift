@@ -24,6 +24,9 @@ import TonightCore
         .init(flag: nil, environment: ["JOB_COMPLETION_INDEX": "3"], count: 4, expected: "3/4"),
         .init(flag: nil, environment: ["AWS_BATCH_JOB_ARRAY_INDEX": "0"], count: 8, expected: "0/8"),
         .init(flag: nil, environment: ["SLURM_ARRAY_TASK_ID": "7"], count: 8, expected: "7/8"),
+        // The default count: a one-task array is a whole run; a second task is a mistake.
+        .init(flag: nil, environment: ["JOB_COMPLETION_INDEX": "0"], count: 1, expected: nil),
+        .init(flag: nil, environment: ["JOB_COMPLETION_INDEX": "1"], count: 1, expected: "error: out of range for sharding.count 1"),
         .init(flag: "3/4", environment: ["JOB_COMPLETION_INDEX": "3"], count: 1, expected: "3/4"),
         .init(flag: "3/4", environment: ["JOB_COMPLETION_INDEX": "3"], count: 4, expected: "3/4"),
         .init(flag: "2/4", environment: ["JOB_COMPLETION_INDEX": "3"], count: 4, expected: "error: disagrees with JOB_COMPLETION_INDEX=3"),
