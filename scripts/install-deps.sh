@@ -32,6 +32,18 @@ if [ ${#need[@]} -gt 0 ]; then
   "${as_root[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+# Time zone rules change every year (British Columbia keeps UTC−7 from 2026-11-01, tzdata
+# 2026b): an image frozen with an older tzdata gives wrong local times. Versions compare as
+# text (2025b < 2026b).
+min_tzdata=2026b
+tz_version=$(head -n 1 /usr/share/zoneinfo/tzdata.zi 2>/dev/null | sed -n 's/^# version //p')
+if [[ -z "$tz_version" || "$tz_version" < "$min_tzdata" ]]; then
+  echo "install-deps: tzdata ${tz_version:-missing} is older than $min_tzdata; upgrading"
+  "${as_root[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq tzdata >/dev/null
+  tz_version=$(head -n 1 /usr/share/zoneinfo/tzdata.zi 2>/dev/null | sed -n 's/^# version //p')
+  [[ "$tz_version" < "$min_tzdata" ]] && echo "install-deps: warning: tzdata is still $tz_version" >&2
+fi
 if ! python3 -c "import pyzstd" >/dev/null 2>&1; then
   echo "install-deps: installing Python's pyzstd"
   python3 -m pip install --quiet pyzstd 2>/dev/null || python3 -m pip install --quiet --break-system-packages pyzstd

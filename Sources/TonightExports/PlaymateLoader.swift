@@ -11,7 +11,8 @@ package struct PlaymateExport: Sendable {
     package var bytes: Int
 }
 
-/// Reads the Playmate exports (user-data.md): players, quiz, sessions, session players, friends.
+/// Reads the Playmate exports (user-data.md): players, quiz, sessions, session players, friends,
+/// and the optional feedback (issue 16).
 package struct PlaymateLoader {
     package var maxRejectShare = 0.01
     package var csvLimits = CSVLimits()
@@ -174,12 +175,22 @@ package struct PlaymateLoader {
         for (u, f) in zip(friends.keys, friends.values) where seen.insert(UInt64(u) << 32 | UInt64(f)).inserted {
             players[Int(u)].friends.append(Int32(f))
         }
+
+        // feedback.csv (optional): standing answers about sessions.
+        if FileIO.exists(dir.appendingPathComponent("feedback.csv")) {
+            let feedbackFile = try open("feedback.csv")
+            bad = []
+            rows["feedback.csv"] = try readFeedback(feedbackFile, players: &players, index: index, sessions: sessions,
+                                                    sessionIndex: sessionIndex, counts: &counts, rejects: &bad)
+            try RejectShare.check(maxRejectShare, stage: "load-playmate", feedbackFile, rows: rows["feedback.csv"]!, rejects: bad, before: rejects)
+            rejects += bad
+        }
         for (k, v) in counts where v == 0 { counts[k] = nil }
         return PlaymateExport(players: players, sessions: sessions, rejects: rejects, counts: counts, rows: rows, bytes: bytes)
     }
 
     /// A valid id, or nil after a reject (`missing-field` when empty, else `bad-id`).
-    private static func id(_ field: UnsafeBufferPointer<UInt8>, _ name: String, _ reject: (String, String) -> Void) -> String? {
+    static func id(_ field: UnsafeBufferPointer<UInt8>, _ name: String, _ reject: (String, String) -> Void) -> String? {
         if let id = Field.id(field) { return id }
         if Field.isEmpty(field) {
             reject("missing-field", "\(name) is empty")

@@ -9,6 +9,8 @@ package struct PlaymatePlayer: Sendable, Equatable, BinaryRecord {
     package var lat: Double?
     package var lon: Double?
     package var quiz: PlaymateQuiz?
+    /// What the player answered about suggested sessions (`feedback.csv`), when anything.
+    package var feedback: PlaymateFeedback?
     /// Indices into the players table (directed: these are in this player's list).
     package var friends: [Int32] = []
 
@@ -20,7 +22,8 @@ package struct PlaymatePlayer: Sendable, Equatable, BinaryRecord {
         self.lon = lon
     }
 
-    package static var schemaVersion: Int { 1 }
+    /// 2: `feedback`.
+    package static var schemaVersion: Int { 2 }
 
     /// The fields; `friends` print as player ids in JSON (the encoder's `names`).
     package func encode(to e: inout RecordEncoder) {
@@ -31,6 +34,7 @@ package struct PlaymatePlayer: Sendable, Equatable, BinaryRecord {
         e.field("lat", lat)
         e.field("lon", lon)
         e.nested("quiz", quiz)
+        e.nested("feedback", feedback)
         e.references("friends", friends)
     }
 
@@ -38,6 +42,7 @@ package struct PlaymatePlayer: Sendable, Equatable, BinaryRecord {
         self.init(id: try r.readString(), birthday: try r.readOptionalInt64().map(Int.init), gender: try r.readOptionalString(),
                   lat: try r.readOptionalDouble(), lon: try r.readOptionalDouble())
         if try r.readBool() { quiz = try PlaymateQuiz(from: &r) }
+        if try r.readBool() { feedback = try PlaymateFeedback(from: &r) }
         friends = try r.readInt32Array()
     }
 }
@@ -76,6 +81,31 @@ package struct PlaymateQuiz: Sendable, Equatable, EncodableRecord {
         avoidSports = try r.readStringArray()
         genders = try r.readStringArray()
         ageGroups = try r.readStringArray()
+    }
+}
+
+/// A player's standing answers about sessions (`feedback.csv`, the last row of each session
+/// counting): the sessions they declined, and the sports they declined a session for the
+/// reason `sport` (treated as avoided, like the quiz's `avoid_sports`).
+package struct PlaymateFeedback: Sendable, Equatable, EncodableRecord {
+    /// Session ids answered `no` (any reason), in id order.
+    package var declined: [String]
+    /// Sports (normalised) of the sessions declined for the reason `sport`, sorted, no repeats.
+    package var avoidSports: [String]
+
+    package init(declined: [String], avoidSports: [String]) {
+        self.declined = declined
+        self.avoidSports = avoidSports
+    }
+
+    package func encode(to e: inout RecordEncoder) {
+        e.field("declined", declined)
+        e.field("avoidSports", avoidSports)
+    }
+
+    init(from r: inout BinaryReader) throws {
+        declined = try r.readStringArray()
+        avoidSports = try r.readStringArray()
     }
 }
 

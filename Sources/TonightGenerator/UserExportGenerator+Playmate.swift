@@ -74,6 +74,7 @@ extension UserExportGenerator {
             }
         }
         var sessionLines = 2
+        var upcoming: [(id: String, creator: Int)] = []
         for s in 0..<scale.sessions {
             let sid = "S" + objectID(s, salt: 3)
             let creator = rng.int(0..<n)
@@ -81,6 +82,7 @@ extension UserExportGenerator {
             let occurs = asOf + (past ? -Int64(rng.int(1...365 * 24)) * 3600 : Int64(rng.int(1...30 * 24)) * 3600)
             let capacity = rng.int(2...16)
             let home = homes[creator]
+            if !past { upcoming.append((sid, creator)) }
             sessions.add(sid)
             sessions.add(",")
             sessions.add(rng.chance(0.05) ? " " + rng.pick(Self.sports).lowercased() : rng.pick(Self.sports))
@@ -121,6 +123,43 @@ extension UserExportGenerator {
         files["playmate/sessions.csv"] = sessions
         files["playmate/session_players.csv"] = members
         files["playmate/friends.csv"] = friends
+        files["playmate/feedback.csv"] = feedback(ids: ids, upcoming: upcoming, &planted, faults: faults, prefix: prefix)
+    }
+
+    /// `feedback.csv`: about 8 % of players answered 1–4 upcoming sessions of players near
+    /// them in the id order (as suggestions would be), mostly `no`, with the reasons' mix
+    /// skewed to `sport` and `time`; a few answers repeat (the last one stands). Drawn from
+    /// a stream of its own, so the other files do not change with it.
+    private func feedback(ids: [String], upcoming: [(id: String, creator: Int)], _ planted: inout [PlantedFault],
+                          faults: Bool, prefix: String) -> ByteBuffer {
+        var rng = self.rng.fork(0xFEED)
+        var out = ByteBuffer(capacity: ids.count * 4)
+        out.add("user_id,session_id,answer,reason\n")
+        guard !upcoming.isEmpty else { return out }
+        let byCreator = upcoming.sorted { $0.creator < $1.creator }
+        let reasons = ["sport", "sport", "sport", "time", "time", "place", "people", "other", ""]
+        var lines = 2
+        for (i, id) in ids.enumerated() where rng.chance(0.08) {
+            // Sessions whose creators are near i in the id order (players near each other).
+            var lo = 0, hi = byCreator.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if byCreator[mid].creator < i - 300 { lo = mid + 1 } else { hi = mid }
+            }
+            let span = max(1, min(byCreator.count - lo, 40))
+            for _ in 0..<rng.int(1...4) {
+                let session = byCreator[min(byCreator.count - 1, lo + rng.int(0..<span))].id
+                let no = rng.chance(0.7)
+                let answer = no ? (rng.chance(0.05) ? "No" : "no") : "yes"
+                out.add("\(id),\(session),\(answer),\(no ? rng.pick(reasons) : "")\n")
+                lines += 1
+            }
+        }
+        if faults {
+            out.add("\(ids[ids.count / 3]),\(upcoming[0].id),maybe,time\n")
+            planted.append(PlantedFault(file: prefix + "playmate/feedback.csv", line: lines, reason: "bad-value"))
+        }
+        return out
     }
 
     private mutating func pickList(_ from: [String], _ count: ClosedRange<Int>, caseNoise: Bool) -> String {

@@ -105,6 +105,13 @@ package enum ConfigKeys {
                                             check: ConfigRule.range(1...10_000))
     }
 
+    package enum Planner {
+        package static let size = ConfigKey("planner.size", 50, "events listed per planner cell and date (all are counted)", check: ConfigRule.range(1...10_000))
+        package static let similarSize = ConfigKey("planner.similarSize", 200, "longest similar_dates list", check: ConfigRule.range(1...10_000))
+        package static let minScore = ConfigKey("planner.minScore", 0.05, "least affinity score of an artist's neighbours in similar_dates",
+                                                check: ConfigRule.range(0.0...1.0))
+    }
+
     package enum Snapshot {
         package static let frameBytes = ConfigKey("snapshot.frameBytes", 64 << 10, "largest uncompressed frame, in bytes", check: ConfigRule.range(1_024...(64 << 20)))
         package static let compressionLevel = ConfigKey("snapshot.compressionLevel", 1, "zstd level", check: ConfigRule.range(-7...19))
@@ -139,7 +146,7 @@ package enum ConfigKeys {
         Recommendations.Sessions.radiusKm, Recommendations.Sessions.size, Recommendations.Sessions.weightSport,
         Recommendations.Sessions.weightFriends, Recommendations.Sessions.weightGender, Recommendations.Sessions.weightAge,
         Catalog.suggestSize, Catalog.suggestMaxPrefix, Catalog.categoryArtistsSize, Catalog.geohashPrecision,
-        ArtistEvents.size,
+        ArtistEvents.size, Planner.size, Planner.similarSize, Planner.minScore,
         Snapshot.frameBytes, Snapshot.compressionLevel, Snapshot.retain,
         Publish.maxShrink, Publish.maxShrinkByDataset, Sharding.count,
     ]

@@ -11,7 +11,7 @@ package struct PublishStage: Stage {
     }
 
     /// The stages whose datasets are published.
-    package static let sourceStages = ["catalog", "tickets", "alerts", "playmate"]
+    package static let sourceStages = ["catalog", "planner", "tickets", "alerts", "playmate"]
 
     package let name = "publish"
     package let summary = "publish the datasets as a snapshot: validate, write atomically, switch CURRENT, retention"

@@ -7,7 +7,7 @@ package struct StageGraph: Sendable {
     /// The stages this build implements.
     package static let standard = StageGraph(stages: [
         ParseFeedStage(), ParseAffinityStage(), GeocodeStage(), LoadTicketsStage(), LoadPlaymateStage(),
-        CatalogStage(), TicketsStage(), AlertsStage(), PlaymateStage(), PublishStage(),
+        CatalogStage(), PlannerStage(), TicketsStage(), AlertsStage(), PlaymateStage(), PublishStage(),
     ])
 
     package init(stages: [any Stage]) {

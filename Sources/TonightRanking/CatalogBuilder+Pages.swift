@@ -75,8 +75,7 @@ extension CatalogBuilder {
         let cities = venueCities
         var years: [Int64: [Int: Year]] = [:]
         for e in events where !(e.event.status.map(settings.excludedStatuses.contains) ?? false) {
-            let t = e.localStart ?? e.event.startsAt
-            let day = Int(t >= 0 ? t / 86_400 : (t - 86_399) / 86_400)
+            let day = Self.localDay(e)
             let year = CivilTime.civil(days: day).year
             for a in Set(e.event.artists) {
                 var y = years[a, default: [:]][year, default: Year()]

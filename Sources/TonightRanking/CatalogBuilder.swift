@@ -22,10 +22,17 @@ package struct CatalogBuilder: Sendable {
         package var artistEventsSize: Int
         /// C of the Bayesian star rating (`event_search` ranks by it).
         package var popularityPrior: Double
+        /// Events listed per `planner` cell and date (all are counted).
+        package var plannerSize: Int
+        /// Longest `similar_dates` list.
+        package var similarSize: Int
+        /// Least affinity score of an artist's neighbours in `similar_dates`.
+        package var plannerMinScore: Double
 
         package init(asOf: Int64, horizonDays: Double = 60, excludedStatuses: Set<Int64> = [], suggestSize: Int = 10,
                      suggestMaxPrefix: Int = 4, categoryArtistsSize: Int = 200, geohashPrecision: Int = 4,
-                     artistEventsSize: Int = 200, popularityPrior: Double = 50) {
+                     artistEventsSize: Int = 200, popularityPrior: Double = 50, plannerSize: Int = 50,
+                     similarSize: Int = 200, plannerMinScore: Double = 0.05) {
             self.asOf = asOf
             self.horizonDays = horizonDays
             self.excludedStatuses = excludedStatuses
@@ -35,6 +42,9 @@ package struct CatalogBuilder: Sendable {
             self.geohashPrecision = geohashPrecision
             self.artistEventsSize = artistEventsSize
             self.popularityPrior = popularityPrior
+            self.plannerSize = plannerSize
+            self.similarSize = similarSize
+            self.plannerMinScore = plannerMinScore
         }
     }
 

@@ -79,7 +79,11 @@ extension PlaymateRanker {
         }
         for name in Set(p.quiz?.playSports ?? []) { if let id = sportIDs[name] { weight[Int(id)] += 10 } }  // once per sport
         var avoided = [Bool](repeating: false, count: sportNames.count)
-        for name in p.quiz?.avoidSports ?? [] { if let id = sportIDs[name] { avoided[Int(id)] = true } }
+        for name in (p.quiz?.avoidSports ?? []) + (p.feedback?.avoidSports ?? []) {
+            if let id = sportIDs[name] { avoided[Int(id)] = true }
+        }
+        // Declined sessions (feedback.csv) are excluded the way joined ones are; they add no weight.
+        for s in declinedOf[Int32(u)] ?? [] { scratch.memberStamp[Int(s)] = stamp }
         var genderMask: UInt16 = 0, ageMask: UInt16 = 0
         for g in p.quiz?.genders ?? [] { if let i = Self.genders.firstIndex(of: g) { genderMask |= 1 << i } }
         for a in p.quiz?.ageGroups ?? [] { if let i = Self.ageGroups.firstIndex(of: a) { ageMask |= 1 << i } }

@@ -55,6 +55,8 @@ package struct PlaymateRanker: Sendable {
     let creatorOf: [Int32]
     /// Known players of each session (joined and creator).
     let membersOf: [[Int32]]
+    /// Per player with feedback: the sessions it declined (feedback.csv), never suggested again.
+    let declinedOf: [Int32: [Int32]]
     /// Per player: its gender and age group as one bit each (0 if unknown).
     let genderBit: [UInt16]
     let ageBit: [UInt16]
@@ -112,6 +114,15 @@ package struct PlaymateRanker: Sendable {
             return bit
         }
         membersOf = sessions.map(Self.members)
+        var declinedOf: [Int32: [Int32]] = [:]
+        if players.contains(where: { $0.feedback != nil }) {
+            let sessionIndex = Dictionary(sessions.enumerated().map { ($1.id, Int32($0)) }, uniquingKeysWith: { a, _ in a })
+            for (u, p) in players.enumerated() {
+                guard let declined = p.feedback?.declined, !declined.isEmpty else { continue }
+                declinedOf[Int32(u)] = declined.compactMap { sessionIndex[$0] }
+            }
+        }
+        self.declinedOf = declinedOf
         genderBit = players.map { p in p.gender.flatMap { Self.genders.firstIndex(of: $0) }.map { UInt16(1) << $0 } ?? 0 }
         ageBit = ageGroup.map { g in g.flatMap { Self.ageGroups.firstIndex(of: $0) }.map { UInt16(1) << $0 } ?? 0 }
         let members = membersOf

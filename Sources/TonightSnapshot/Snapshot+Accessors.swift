@@ -124,6 +124,48 @@ extension Snapshot {
     /// The artist's events in the feed per calendar year, oldest year first.
     public func artistYears(artist: Int64) throws -> [ArtistYear] { try items("artist_years", String(artist), ArtistYear.self) }
 
+    // MARK: Planners
+
+    /// The planner's view of one geohash cell on one venue-local date (`YYYY-MM-DD`): how many
+    /// upcoming events there are, per category, and the most popular of them. nil: no event
+    /// that day in the cell (an open date).
+    public func plannerDay(cell: String, date: String) throws -> PlannerDay? {
+        try dataset("planner").value(key: cell + "/" + date, as: PlannerDay.self)
+    }
+
+    /// The cell's calendar for `days` dates from `from` (`YYYY-MM-DD`), one batch read: the
+    /// dates with events, in date order (the dates missing from the result are open).
+    public func plannerDays(cell: String, from: String, days: Int) throws -> [PlannerDay] {
+        let parts = from.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, days >= 0 else {
+            throw SnapshotError(file: "planner", "'\(from)' is not a YYYY-MM-DD date", code: .malformed)
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])) else {
+            throw SnapshotError(file: "planner", "'\(from)' is not a YYYY-MM-DD date", code: .malformed)
+        }
+        let keys = (0..<days).map { k -> String in
+            let d = calendar.dateComponents([.year, .month, .day], from: start.addingTimeInterval(Double(k) * 86_400))
+            return cell + "/" + String(format: "%04d-%02d-%02d", d.year!, d.month!, d.day!)
+        }
+        let set = try dataset("planner")
+        return try zip(keys, set.records(keys: keys)).compactMap { key, json in
+            guard let json else { return nil }
+            do {
+                return try JSONDecoder().decode(PlannerDay.self, from: Data(json))
+            } catch {
+                throw SnapshotError(file: set.file.path, "record '\(key)' does not decode as PlannerDay: \(error)")
+            }
+        }
+    }
+
+    /// Where and when acts like the artist play: the upcoming events of its affinity
+    /// neighbours (score at least the pipeline's `planner.minScore`), soonest first.
+    public func similarDates(artist: Int64) throws -> [SimilarDate] {
+        try items("similar_dates", String(artist), SimilarDate.self)
+    }
+
     /// Upcoming events at venues within `radiusKm` of the point, soonest first, each with its
     /// distance. Reads the geohash cells that meet the circle, then checks each venue's place.
     public func nearby(lat: Double, lon: Double, radiusKm: Double, precision: Int = 4) throws -> [NearbyMatch] {

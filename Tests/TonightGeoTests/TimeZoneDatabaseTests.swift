@@ -66,7 +66,8 @@ import TonightCore
         }
     }
 
-    /// The issue that started this: British Columbia stays on UTC−7 after 2026-11-01.
+    /// The issue that started this: British Columbia stays on UTC−7 after 2026-11-01 (tzdata
+    /// 2026b; `scripts/install-deps.sh` upgrades an older one).
     @Test func vancouverAfterTheLastFallBack() throws {
         let rules = try TimeZoneDatabase.system().rules("America/Vancouver")
         let t = CivilTime.parseInstant("2026-12-06T09:00:00Z")!

@@ -64,6 +64,7 @@ import TonightSnapshot
                       ("load-tickets", ["users", "rejects"]), ("load-playmate", ["players", "sessions", "rejects"]),
                       ("catalog", ["events", "venues", "artists", "categories", "artist_suggest", "category_artists", "nearby",
                                    "artist_events", "venue_events", "artist_years", "event_search"]),
+                      ("planner", ["planner", "similar_dates"]),
                       // Worked out by hand from recommendations.md (see Fixtures/tiny/README.md).
                       ("tickets", ["explore", "feed", "tonight"]), ("alerts", ["alerts", "following"]),
                       ("playmate", ["sessions", "player_stats", "upcoming_sessions", "open_sessions"])]

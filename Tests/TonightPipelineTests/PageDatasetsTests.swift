@@ -11,6 +11,7 @@ import TonightSnapshot
 @Suite struct PageDatasetsTests {
     struct World: Sendable {
         var inputs: URL
+        var work: URL
         var snapshot: Snapshot
         var events: [CatalogEvent]
         var venues: [Int64: CatalogVenue]
@@ -30,7 +31,7 @@ import TonightSnapshot
         try! s.dataset("events").forEachRecord { events.append(try d.decode(CatalogEvent.self, from: Data($0))) }
         try! s.dataset("venues").forEachRecord { let v = try d.decode(CatalogVenue.self, from: Data($0)); venues[v.id] = v }
         try! s.dataset("artists").forEachRecord { artists.append(try d.decode(CatalogArtist.self, from: Data($0)).id) }
-        return World(inputs: inputs, snapshot: s, events: events, venues: venues, artists: artists, asOf: asOf)
+        return World(inputs: inputs, work: work, snapshot: s, events: events, venues: venues, artists: artists, asOf: asOf)
     }()
 
     /// recommendations.md's upcoming window with the default settings (60 days, no excluded status).

@@ -13,12 +13,12 @@ import TonightSnapshot
         let work = temporaryDirectory()
         try runner(inputs: tinyInputs, work: work).run()
         let s = try Snapshot.openCurrent(in: Self.snapshots(work))
-        #expect(s.datasets.keys.sorted() == (CatalogStage.datasetNames + TicketsStage.datasetNames + AlertsStage.datasetNames
+        #expect(s.datasets.keys.sorted() == (CatalogStage.datasetNames + PlannerStage.datasetNames + TicketsStage.datasetNames + AlertsStage.datasetNames
                                              + PlaymateStage.datasetNames).sorted())
         #expect(s.verify().isValid)
         #expect(s.manifest.asOf == "2026-01-15T06:00:00Z")
         #expect(s.manifest.previous == nil)
-        #expect(s.manifest.stages.map(\.name) == ["parse-feed", "parse-affinity", "geocode", "load-tickets", "load-playmate", "catalog", "tickets", "alerts", "playmate"])
+        #expect(s.manifest.stages.map(\.name) == ["parse-feed", "parse-affinity", "geocode", "load-tickets", "load-playmate", "catalog", "planner", "tickets", "alerts", "playmate"])
         #expect(s.manifest.inputs.contains { $0.role == "tickets/users.csv" && $0.sha256.count == 64 })
         #expect(s.manifest.inputs.contains { $0.role == "feed" })
         #expect(SnapshotDirectory.isSnapshotID(s.id) && s.id.hasSuffix(String(s.manifest.contentHash.prefix(8))))

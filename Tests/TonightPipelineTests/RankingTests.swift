@@ -189,7 +189,10 @@ import TonightSnapshot
                 let members = Set(s.joined + (s.creator >= 0 ? [s.creator] : []))
                 let count = s.joined.count + (s.creator >= 0 && s.joined.contains(s.creator) ? 0 : 1)
                 guard s.occursAt > asOf, count < s.capacity, !members.contains(Int32(ui)), s.creator != Int32(ui),
-                      !(p.quiz?.avoidSports.contains(s.sport) ?? false) else { continue }
+                      !(p.quiz?.avoidSports.contains(s.sport) ?? false),
+                      // feedback.csv: declined sessions and sports declined for the reason `sport`.
+                      !(p.feedback?.declined.contains(s.id) ?? false),
+                      !(p.feedback?.avoidSports.contains(s.sport) ?? false) else { continue }
                 if let (la, lo) = origin, GeoDistance.km(la, lo, s.lat, s.lon) > radius { continue }
                 let weight = (history[s.sport] ?? 0) + (Set(p.quiz?.playSports ?? []).contains(s.sport) ? 10 : 0)
                 let friends = members.filter(p.friends.contains).count

@@ -42,6 +42,7 @@ import TonightSnapshot
         "artist_events": items(PageEvent.self), "venue_events": items(PageEvent.self), "artist_years": items(ArtistYear.self),
         "following": items(FollowingItem.self), "upcoming_sessions": items(UpcomingSession.self),
         "open_sessions": items(OpenSession.self), "event_search": items(EventMatch.self),
+        "planner": whole(PlannerDay.self), "similar_dates": items(SimilarDate.self),
     ]
 
     @Test func everyDatasetHasAReaderType() {

@@ -26,7 +26,7 @@ import TonightSnapshot
         newTable.buildIdentity = BuildIdentity(binary: real.binary, resources: [.geotable: String(repeating: "b", count: 64)])
         let action = Dictionary(uniqueKeysWithValues: try newTable.plan().map { ($0.stage, $0.action) })
         #expect(action == ["parse-feed": .reuse, "parse-affinity": .reuse, "geocode": .run, "load-tickets": .run,
-                           "load-playmate": .reuse, "catalog": .run, "tickets": .run, "alerts": .run, "playmate": .reuse,
+                           "load-playmate": .reuse, "catalog": .run, "planner": .run, "tickets": .run, "alerts": .run, "playmate": .reuse,
                            "publish": .run])
         let why = try newTable.plan().first { $0.stage == "geocode" }!.reason
         #expect(why.contains("bundled data changed"), "\(why)")

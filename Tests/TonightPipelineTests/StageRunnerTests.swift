@@ -11,11 +11,11 @@ import TonightRanking
         let work = temporaryDirectory()
         let first = try runner(inputs: tinyInputs, work: work).run()
         #expect(first.status == "completed")
-        #expect(first.stages.map(\.action) == Array(repeating: "run", count: 10))
+        #expect(first.stages.map(\.action) == Array(repeating: "run", count: 11))
         let plan = try runner(inputs: tinyInputs, work: work).plan()
         // Everything is reused but publish, which runs on every run: its own publish does not
         // make tickets or alerts stale (the alerts baseline is an earlier night's snapshot).
-        #expect(plan.map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run])
+        #expect(plan.map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run])
         #expect(plan.last?.stage == "publish" && plan.last?.reason == "runs on every run")
         #expect(plan[0].reason.contains("matches the output of run \(first.runId)"))
         // A run that reuses still has a complete stage directory.
@@ -52,19 +52,19 @@ import TonightRanking
         // A setting only publish reads changes nothing upstream.
         var other = TonightConfig()
         try other.set(ConfigKeys.Snapshot.retain, 3)
-        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run])
-        // A setting only parse-affinity reads recomputes parse-affinity and tickets (its reader).
+        #expect(try runner(inputs: tinyInputs, work: work, config: other).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run])
+        // A setting only parse-affinity reads recomputes parse-affinity, planner and tickets (its readers).
         var aff = TonightConfig()
         try aff.set(ConfigKeys.Affinity.maxRejectShare, 0.2)
-        #expect(try runner(inputs: tinyInputs, work: work, config: aff).plan().map(\.action) == [.reuse, .run, .reuse, .reuse, .reuse, .reuse, .run, .reuse, .reuse, .run])
+        #expect(try runner(inputs: tinyInputs, work: work, config: aff).plan().map(\.action) == [.reuse, .run, .reuse, .reuse, .reuse, .reuse, .run, .run, .reuse, .reuse, .run])
         // A catalog setting recomputes the catalog (and publishes).
         var cat = TonightConfig()
         try cat.set(ConfigKeys.Catalog.suggestSize, 3)
-        #expect(try runner(inputs: tinyInputs, work: work, config: cat).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .run, .reuse, .reuse, .reuse, .run])
+        #expect(try runner(inputs: tinyInputs, work: work, config: cat).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .run, .reuse, .reuse, .reuse, .reuse, .run])
         // A Playmate weight recomputes playmate only (and publishes).
         var pm = TonightConfig()
         try pm.set(ConfigKeys.Recommendations.Sessions.weightAge, 2)
-        #expect(try runner(inputs: tinyInputs, work: work, config: pm).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run, .run])
+        #expect(try runner(inputs: tinyInputs, work: work, config: pm).plan().map(\.action) == [.reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .reuse, .run, .run])
     }
 
     @Test func forceRecomputes() throws {
@@ -149,8 +149,8 @@ import TonightRanking
         let from = try runner(inputs: tinyInputs, work: work) { $0.from = "parse-feed"; $0.force = true }.plan()
         // load-playmate is not downstream of parse-feed (nor needed by catalog or publish).
         #expect(from.map(\.stage) == ["parse-feed", "parse-affinity", "geocode", "load-tickets", "load-playmate", "catalog",
-                                       "tickets", "alerts", "playmate", "publish"])
-        #expect(from.map(\.action) == [.run, .run, .run, .run, .reuse, .run, .run, .run, .reuse, .run])
+                                       "planner", "tickets", "alerts", "playmate", "publish"])
+        #expect(from.map(\.action) == [.run, .run, .run, .run, .reuse, .run, .run, .run, .run, .reuse, .run])
         // An unselected stage without an up-to-date output stops the plan.
         var cfg = TonightConfig()
         try cfg.set(ConfigKeys.Feed.camefrom, "zz")
@@ -223,7 +223,7 @@ extension GeneratedFaultsTests {
         let want = try Self.planted().filter { $0.file.hasPrefix("faults/playmate/") }
             .map { "\($0.file.dropFirst("faults/".count)):\($0.line) \($0.reason)" }.sorted()
         #expect(got == want)
-        #expect(want.count == 2)
+        #expect(want.count == 3)
         let cleanWork = temporaryDirectory()
         let clean = try runner(inputs: Self.dir, work: cleanWork) { $0.only = ["load-playmate"] }.run()
         let record = try #require(RunStore(work: cleanWork).record(run: clean.runId, stage: "load-playmate"))

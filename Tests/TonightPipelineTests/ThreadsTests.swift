@@ -20,7 +20,7 @@ import TonightTesting
             let snapshot = try Snapshot.openCurrent(in: work.appendingPathComponent("out/snapshots"), cacheBytes: 0)
             hashes[threads ?? "default"] = snapshot.manifest.datasets.mapValues(\.sha256)
         }
-        #expect(hashes["1"]?.count == 21)
+        #expect(hashes["1"]?.count == 23)
         #expect(hashes["1"] == hashes["3"] && hashes["1"] == hashes["default"])
     }
 

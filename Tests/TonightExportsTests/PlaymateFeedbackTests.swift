@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TonightTesting
+import TonightCore
+@testable import TonightExports
+
+/// `feedback.csv` (issue 16): the standing answer of each player and session is the last row;
+/// bad answers and reasons are rejects with their line; unknown players and sessions are
+/// counted; the file is optional.
+@Suite struct PlaymateFeedbackTests {
+    static let base = [
+        "players.csv": "user_id,birthday,gender,lat,lon\np1,,,,\np2,,,,\np3,,,,\n",
+        "quiz.csv": "user_id,lat,lon,play_sports,avoid_sports,genders,age_groups\n",
+        "sessions.csv": "session_id,sport,creator_id,occurs_at,lat,lon,capacity\n"
+            + "s1,Tennis,p3,2026-02-01T18:00:00Z,40,-74,4\ns2, tennis ,p3,2026-02-02T18:00:00Z,40,-74,4\n"
+            + "s3,Golf,p3,2026-02-03T18:00:00Z,40,-74,4\n",
+        "session_players.csv": "session_id,user_id\n",
+        "friends.csv": "user_id,friend_id\n",
+    ]
+
+    static func load(_ feedback: String?, maxRejectShare: Double = 1) throws -> PlaymateExport {
+        var files = base
+        files["feedback.csv"] = feedback
+        var loader = PlaymateLoader(runDate: CivilTime.parseDate(Array("2026-01-15".utf8))!)
+        loader.maxRejectShare = maxRejectShare
+        return try loader.load(directory: HostileExportTests.directory(files))
+    }
+
+    static func feedback(_ r: PlaymateExport, _ player: String) -> PlaymateFeedback? {
+        r.players.first { $0.id == player }?.feedback
+    }
+
+    @Test func theLastAnswerOfAPairStands() throws {
+        let r = try Self.load("""
+            user_id,session_id,answer,reason
+            p1,s1,no,sport
+            p1,s3,no,time
+            p2,s1,no,sport
+            p2,s1,yes,
+            p2,s3,NO, Place\u{20}
+            p1,s2,no,
+
+            """)
+        #expect(Self.feedback(r, "p1") == PlaymateFeedback(declined: ["s1", "s2", "s3"], avoidSports: ["tennis"]))
+        #expect(Self.feedback(r, "p2") == PlaymateFeedback(declined: ["s3"], avoidSports: []))
+        #expect(Self.feedback(r, "p3") == nil)
+        #expect(r.counts["feedback-repeated"] == 1)
+        #expect(r.rows["feedback.csv"] == 6)
+        #expect(r.rejects.isEmpty)
+    }
+
+    @Test func theFileIsOptional() throws {
+        let r = try Self.load(nil)
+        #expect(r.players.allSatisfy { $0.feedback == nil })
+        #expect(r.rows["feedback.csv"] == nil)
+    }
+
+    @Test func badRowsAreRejectsAndUnknownIdsAreCounted() throws {
+        let r = try Self.load("""
+            user_id,session_id,answer,reason
+            p1,s1,maybe,time
+            p1,s1,no,weather
+            ,s1,no,
+            p1,,no,
+            ghost,s1,no,sport
+            p1,gone,no,sport
+            p1,s3,no,other
+
+            """)
+        #expect(r.rejects.map { "\($0.file):\($0.line) \($0.reason)" } == [
+            "feedback.csv:2 bad-value", "feedback.csv:3 bad-value", "feedback.csv:4 missing-field", "feedback.csv:5 missing-field",
+        ])
+        #expect(r.rejects[0].detail.contains("'maybe' is not yes or no"))
+        #expect(r.counts["feedback-unknown-player"] == 1)
+        #expect(r.counts["feedback-unknown-session"] == 1)
+        #expect(Self.feedback(r, "p1") == PlaymateFeedback(declined: ["s3"], avoidSports: []))
+    }
+
+    @Test func tooManyBadRowsFailTheStageNamingTheFile() throws {
+        #expect {
+            try Self.load("user_id,session_id,answer,reason\np1,s1,maybe,\np1,s2,no,sport\n", maxRejectShare: 0.01)
+        } throws: { error in
+            let e = (error as? FailureWithRejects)?.error
+            return e?.file?.hasSuffix("feedback.csv") == true && e?.line == 2
+        }
+        #expect(throws: (any Error).self) { try Self.load("user_id,session_id,reason\np1,s1,sport\n") }  // no answer column
+    }
+}
