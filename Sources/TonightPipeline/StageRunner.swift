@@ -15,7 +15,7 @@ package final class StageRunner {
     let store: RunStore
     let hashes: FileHashCache
     /// What code this run is (tests set a fake one to see what a rebuild recomputes).
-    package var buildIdentity = BuildIdentity.current
+    package var buildIdentity: BuildIdentity
     /// The time zone database (nil: the system's, located on first use; tests set their own).
     package var timeZoneDatabase: TimeZoneDatabase?
     /// A merge's checked success records (set when the merge's run starts).
@@ -30,6 +30,7 @@ package final class StageRunner {
         self.progress = progress
         store = RunStore(work: options.work)
         hashes = FileHashCache(work: options.work)
+        buildIdentity = BuildIdentity.of(cache: hashes)
     }
 
     /// The system's time zone database, located once (exit 74 naming the package when missing).

@@ -1,14 +1,17 @@
 import Foundation
 
 /// The keys of one dataset, for reference checks: an open-addressing table over the key
-/// bytes (FNV-1a). Each slot holds the full hash and, for keys of at most 16 bytes (event ids,
-/// artist and venue ids), the key itself, so that a lookup touches one slot: a verification
-/// pass does hundreds of millions of lookups, and following a slot to a separate key array
-/// cost a cache miss each. Longer keys are compared against the flat key bytes. A class, so
-/// that lookups pass one reference around; it is filled by one thread, then only read (hence
-/// `@unchecked Sendable`).
+/// bytes. Each slot holds the full hash and, for keys of at most 16 bytes (event ids, artist
+/// and venue ids), the key itself, so that a lookup touches one slot: a verification pass does
+/// hundreds of millions of lookups, and following a slot to a separate key array cost a cache
+/// miss each. Longer keys are compared against the flat key bytes.
+///
+/// A class that owns its memory (freed in `deinit`); it is filled by one thread, then only
+/// read (hence `@unchecked Sendable`). Hot loops take a `lookup` view: plain pointers, so a
+/// lookup pays no reference counting and no exclusivity check (those were a fifth of a
+/// verification pass when lookups went through the class).
 final class KeySet: @unchecked Sendable {
-    private struct Slot {
+    struct Slot {
         /// The key's first 16 bytes, zero-padded (when it has at most 16).
         var low: UInt64 = 0
         var high: UInt64 = 0
@@ -18,33 +21,80 @@ final class KeySet: @unchecked Sendable {
         var length: Int32 = 0
     }
 
-    private var bytes: [UInt8] = []
-    private var ends: [Int] = []
-    private var slots: [Slot]
-    private var mask: Int
+    private var slots: UnsafeMutableBufferPointer<Slot>
+    /// Every key's bytes, one after another, and where each ends (only long keys are read).
+    private var bytes: UnsafeMutableBufferPointer<UInt8>
+    private var byteCount = 0
+    private var ends: UnsafeMutableBufferPointer<Int>
+    private(set) var count = 0
 
     init(capacity: Int = 1024) {
         var n = 16
         while n < capacity * 2 { n <<= 1 }
-        slots = [Slot](repeating: Slot(), count: n)
-        mask = n - 1
+        slots = .allocate(capacity: n)
+        slots.initialize(repeating: Slot())
+        bytes = .allocate(capacity: max(64, capacity * 8))
+        ends = .allocate(capacity: max(16, capacity))
     }
 
-    var count: Int { ends.count }
+    deinit {
+        slots.deallocate()
+        bytes.deallocate()
+        ends.deallocate()
+    }
 
+    /// A read-only view for lookups, valid while this set is alive and not changed.
+    var lookup: Lookup {
+        Lookup(slots: UnsafePointer(slots.baseAddress!), mask: slots.count - 1, bytes: UnsafePointer(bytes.baseAddress!),
+               ends: UnsafePointer(ends.baseAddress!))
+    }
+
+    /// Pointers into a `KeySet` (see `lookup`).
+    struct Lookup {
+        let slots: UnsafePointer<Slot>
+        let mask: Int
+        let bytes: UnsafePointer<UInt8>
+        let ends: UnsafePointer<Int>
+
+        @inline(__always)
+        func contains(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            let w = KeySet.words(b), h = KeySet.hash(b, w)
+            var i = Int(truncatingIfNeeded: h) & mask
+            while slots[i].index != 0 {
+                if matches(slots[i], b, h, w) { return true }
+                i = (i + 1) & mask
+            }
+            return false
+        }
+
+        @inline(__always)
+        func matches(_ s: Slot, _ b: UnsafeBufferPointer<UInt8>, _ h: UInt64, _ w: (UInt64, UInt64)) -> Bool {
+            guard s.hash == h, Int(s.length) == b.count else { return false }
+            if b.count <= 16 { return s.low == w.0 && s.high == w.1 }
+            let k = Int(s.index) - 1
+            let start = k == 0 ? 0 : ends[k - 1]
+            return memcmp(bytes + start, b.baseAddress!, b.count) == 0
+        }
+    }
+
+    /// The hash of a key: its two first words mixed with its length for keys of at most 16
+    /// bytes (a few multiplications instead of one per byte), FNV-1a over the bytes beyond.
     @inline(__always)
-    static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for c in b {
-            h ^= UInt64(c)
-            h = h &* 0x0000_0100_0000_01b3
+    static func hash(_ b: UnsafeBufferPointer<UInt8>, _ w: (UInt64, UInt64)) -> UInt64 {
+        var h = (w.0 ^ UInt64(b.count) &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9
+        h = (h ^ (h >> 31) ^ w.1) &* 0x94D0_49BB_1331_11EB
+        if b.count > 16 {
+            for c in b[16...] {
+                h ^= UInt64(c)
+                h = h &* 0x0000_0100_0000_01b3
+            }
         }
         return h ^ (h >> 29)
     }
 
     /// The first 16 bytes of `b`, zero-padded.
     @inline(__always)
-    private static func words(_ b: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+    static func words(_ b: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
         var w: (UInt64, UInt64) = (0, 0)
         if let base = b.baseAddress {
             withUnsafeMutableBytes(of: &w) { $0.baseAddress!.copyMemory(from: base, byteCount: min(16, b.count)) }
@@ -52,54 +102,51 @@ final class KeySet: @unchecked Sendable {
         return w
     }
 
-    private func key(_ k: Int) -> Range<Int> { (k == 0 ? 0 : ends[k - 1])..<ends[k] }
-
-    @inline(__always)
-    private func matches(_ s: Slot, _ b: UnsafeBufferPointer<UInt8>, _ h: UInt64, _ w: (UInt64, UInt64)) -> Bool {
-        guard s.hash == h, Int(s.length) == b.count else { return false }
-        if b.count <= 16 { return s.low == w.0 && s.high == w.1 }
-        let r = key(Int(s.index) - 1)
-        return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + r.lowerBound, b.baseAddress!, b.count) == 0 }
-    }
-
     /// Adds a key (a repeat is ignored).
     func insert(_ b: UnsafeBufferPointer<UInt8>) {
         if (count + 1) * 2 > slots.count { grow() }
-        let h = Self.hash(b), w = Self.words(b)
-        var i = Int(truncatingIfNeeded: h) & mask
+        let w = Self.words(b), h = Self.hash(b, w)
+        let view = lookup
+        var i = Int(truncatingIfNeeded: h) & view.mask
         while slots[i].index != 0 {
-            if matches(slots[i], b, h, w) { return }
-            i = (i + 1) & mask
+            if view.matches(slots[i], b, h, w) { return }
+            i = (i + 1) & view.mask
         }
-        bytes.append(contentsOf: b)
-        ends.append(bytes.count)
-        slots[i] = Slot(low: w.0, high: w.1, hash: h, index: Int32(ends.count), length: Int32(b.count))
+        if byteCount + b.count > bytes.count { bytes = Self.enlarged(bytes, to: byteCount + b.count, used: byteCount) }
+        if count == ends.count { ends = Self.enlarged(ends, to: count + 1, used: count) }
+        if let base = b.baseAddress { (bytes.baseAddress! + byteCount).update(from: base, count: b.count) }
+        byteCount += b.count
+        ends[count] = byteCount
+        count += 1
+        slots[i] = Slot(low: w.0, high: w.1, hash: h, index: Int32(count), length: Int32(b.count))
     }
 
     func insert(_ b: [UInt8]) {
         b.withUnsafeBufferPointer { insert($0) }
     }
 
-    func contains(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        let h = Self.hash(b), w = Self.words(b)
-        return slots.withUnsafeBufferPointer { table in
-            var i = Int(truncatingIfNeeded: h) & mask
-            while table[i].index != 0 {
-                if matches(table[i], b, h, w) { return true }
-                i = (i + 1) & mask
-            }
-            return false
-        }
+    func contains(_ b: UnsafeBufferPointer<UInt8>) -> Bool { lookup.contains(b) }
+
+    /// A buffer of at least `needed` (doubling), its first `used` elements copied.
+    private static func enlarged<T>(_ old: UnsafeMutableBufferPointer<T>, to needed: Int, used: Int) -> UnsafeMutableBufferPointer<T> {
+        var n = old.count * 2
+        while n < needed { n *= 2 }
+        let new = UnsafeMutableBufferPointer<T>.allocate(capacity: n)
+        if used > 0 { new.baseAddress!.moveInitialize(from: old.baseAddress!, count: used) }
+        old.deallocate()
+        return new
     }
 
     private func grow() {
         let old = slots
-        slots = [Slot](repeating: Slot(), count: old.count * 2)
-        mask = slots.count - 1
+        slots = .allocate(capacity: old.count * 2)
+        slots.initialize(repeating: Slot())
+        let mask = slots.count - 1
         for s in old where s.index != 0 {
             var i = Int(truncatingIfNeeded: s.hash) & mask
             while slots[i].index != 0 { i = (i + 1) & mask }
             slots[i] = s
         }
+        old.deallocate()
     }
 }

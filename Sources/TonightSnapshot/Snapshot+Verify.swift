@@ -160,8 +160,9 @@ struct DatasetCheck: Sendable {
             }
         }
         var previous: [UInt8]? = nil
-        // Each rule's target keys, looked up once (not once per reference).
-        let ruleTargets = rules.map { targets[$0.target] }
+        // Each rule's target keys, looked up once (not once per reference), as pointer views
+        // (`targets` keeps the sets alive for the whole pass).
+        let ruleTargets = rules.map { targets[$0.target]?.lookup }
         for i in 0..<d.file.frames.count {
             do {
                 let f = DecodedFrame(try d.file.frame(i))
@@ -195,10 +196,11 @@ struct DatasetCheck: Sendable {
         if report.problems.isEmpty && report.records != d.entry.records {
             report.problems.append(SnapshotError(file: d.file.path, "\(report.records) records, the manifest says \(d.entry.records)"))
         }
+        withExtendedLifetime(targets) {}  // the lookups point into these sets
         summarizeDangling()
     }
 
-    private mutating func references(_ line: UnsafeBufferPointer<UInt8>, key: [UInt8], frame: Int, targets: [KeySet?]) throws {
+    private mutating func references(_ line: UnsafeBufferPointer<UInt8>, key: [UInt8], frame: Int, targets: [KeySet.Lookup?]) throws {
         var found: [(Int, [UInt8])] = []
         var count = 0
         let collect = collectKeys

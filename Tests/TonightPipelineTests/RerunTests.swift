@@ -128,3 +128,17 @@ import TonightSnapshot
         #expect(try runTonight(["run", "--work", work.path, "--out", out, "--as-of", "2026-01-18T06:00:00Z"]).status == 0)
     }
 }
+
+/// The executable's hash is remembered in the work directory's hash cache, so a run does not
+/// read the whole executable at every start; the cached identity is the process's own.
+@Suite struct BuildIdentityCacheTests {
+    @Test func theExecutablesHashIsCachedAndAgrees() throws {
+        let work = temporaryDirectory()
+        try runner(inputs: tinyInputs, work: work).run()
+        let cache = try JSONSerialization.jsonObject(with: Data(contentsOf: work.appendingPathComponent("hash-cache.json"))) as! [String: Any]
+        let entry = try #require(cache[BuildIdentity.executable.standardizedFileURL.path] as? [String: Any])
+        #expect(entry["sha256"] as? String == BuildIdentity.current.binary)
+        #expect(BuildIdentity.of(cache: FileHashCache(work: work)) == BuildIdentity.current)
+        #expect(runner(inputs: tinyInputs, work: work).buildIdentity == BuildIdentity.current)
+    }
+}
