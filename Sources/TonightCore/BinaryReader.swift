@@ -109,6 +109,11 @@ package struct BinaryReader {
         try readArray(bytesPerElement: 8) { try $0.readFixed() }
     }
 
+    /// Skips a list of event ids (its count checked against the bytes left).
+    package mutating func skipFixedArray() throws {
+        offset += 8 * (try readCount(bytesPerElement: 8))
+    }
+
     /// A list of strings.
     package mutating func readStringArray() throws -> [String] {
         try readArray(bytesPerElement: 1) { try $0.readString() }

@@ -70,7 +70,23 @@ extension TicketsUser {
         _ = try r.readOptionalDouble()
         _ = try r.readInt64Array()
         let follows = try r.readFixedArray()
-        _ = try r.readFixedArray()
+        try r.skipFixedArray()
         return (id, follows)
+    }
+
+    /// Only the favourite artists of a `users` row (what the catalog counts). Tested against
+    /// `init(from:)` on every row of a generated table.
+    package static func readFavorites(_ r: inout BinaryReader) throws -> [Int64] {
+        try r.skipString()
+        try r.skipOptionalString()
+        _ = try r.readOptionalDouble()
+        _ = try r.readOptionalDouble()
+        try r.skipString()
+        _ = try r.readOptionalDouble()
+        _ = try r.readOptionalDouble()
+        let favorites = try r.readInt64Array()
+        try r.skipFixedArray()
+        try r.skipFixedArray()
+        return favorites
     }
 }

@@ -44,8 +44,8 @@ package struct CatalogStage: Stage {
         let venues = try context.read(.placedVenues)
         let events = try context.read(.locatedEvents)
         var favorites: [Int64: Int] = [:]
-        for u in try context.read(.ticketsUsers) {
-            for a in u.favorites { favorites[a, default: 0] += 1 }
+        for list in try context.read(.ticketsUsers, row: TicketsUser.readFavorites) {
+            for a in list { favorites[a, default: 0] += 1 }
         }
         let builder = CatalogBuilder(
             settings: Self.settings(context.config, asOf: context.asOf), artists: artists, categories: categories,

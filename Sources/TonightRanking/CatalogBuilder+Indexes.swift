@@ -8,36 +8,44 @@ extension CatalogBuilder {
     /// Orders artists by favourites (desc), upcoming events (desc, if `byUpcoming`), name in
     /// code-point order, then id.
     func ranked(_ list: [FeedArtist], byUpcoming: Bool) -> [FeedArtist] {
-        list.sorted { a, b in
-            let fa = favorites[a.id] ?? 0, fb = favorites[b.id] ?? 0
-            if fa != fb { return fa > fb }
-            if byUpcoming {
-                let ua = upcoming[a.id] ?? 0, ub = upcoming[b.id] ?? 0
-                if ua != ub { return ua > ub }
-            }
+        rankedIndices(list, byUpcoming: byUpcoming).map { list[$0] }
+    }
+
+    /// The indices of `list` in `ranked` order. The counts are looked up once per artist, not
+    /// twice per comparison (a sort of 202,000 artists spent most of its time hashing ids).
+    func rankedIndices(_ list: [FeedArtist], byUpcoming: Bool) -> [Int] {
+        let fav = list.map { favorites[$0.id] ?? 0 }
+        let up = byUpcoming ? list.map { upcoming[$0.id] ?? 0 } : []
+        return list.indices.sorted { i, j in
+            if fav[i] != fav[j] { return fav[i] > fav[j] }
+            if byUpcoming && up[i] != up[j] { return up[i] > up[j] }
+            let a = list[i], b = list[j]
             if a.name != b.name { return a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
             return a.id < b.id
         }
     }
 
     /// `artist_suggest`: for every prefix of 1…suggestMaxPrefix Unicode scalars of each
-    /// artist's name key, the `suggestSize` artists with the most favourites.
+    /// artist's name key, the `suggestSize` artists with the most favourites. The artists are
+    /// ranked once and walked in that order, so each prefix's list is built already ranked
+    /// (sorting every prefix's artists cost a third of the stage).
     package func artistSuggestRecords() -> Records {
         var byPrefix: [String: [Int]] = [:]
-        for (i, a) in artists.enumerated() {
-            let key = TextNormalizer.nameKey(a.name)
+        for i in rankedIndices(artists, byUpcoming: true) {
+            let key = TextNormalizer.nameKey(artists[i].name)
             var prefix = ""
             var seen = Set<String>()
             for scalar in key.unicodeScalars.prefix(settings.suggestMaxPrefix) {
                 prefix.unicodeScalars.append(scalar)
-                if seen.insert(prefix).inserted { byPrefix[prefix, default: []].append(i) }
+                if seen.insert(prefix).inserted, byPrefix[prefix, default: []].count < settings.suggestSize {
+                    byPrefix[prefix, default: []].append(i)
+                }
             }
         }
         var w = JSONWriter()
         let records: Records = byPrefix.map { prefix, indexes in
-            let top = ranked(indexes.map { artists[$0] }, byUpcoming: true).prefix(settings.suggestSize)
             w.beginKeyedList(prefix)
-            for a in top {
+            for a in indexes.map({ artists[$0] }) {
                 w.beginObject()
                 w.field("id", a.id)
                 w.field("name", a.name)

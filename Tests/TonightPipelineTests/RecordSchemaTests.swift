@@ -115,6 +115,10 @@ import TonightRanking
                                            row: TicketsUser.readIDAndFollows)
         #expect(whole.map(\.id) == partial.map(\.id))
         #expect(whole.map(\.follows) == partial.map(\.follows))
+        let favorites = try BinaryTable.read(TicketsUser.self, table: "users", from: dir.appendingPathComponent("users.bin"),
+                                             row: TicketsUser.readFavorites)
+        #expect(whole.map(\.favorites) == favorites)
+        #expect(whole.contains { !$0.favorites.isEmpty })
         #expect(whole.contains { !$0.follows.isEmpty })
     }
 
