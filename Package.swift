@@ -82,7 +82,7 @@ let package = Package(
             name: "tonight-bench",
             dependencies: [
                 "TonightPipeline", "TonightCore", "TonightFeed", "TonightGeo", "TonightGenerator", "TonightSnapshot",
-                "TonightSnapshotWriter",
+                "TonightSnapshotWriter", "CZstd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Helpers every test target shares (temporary directories, shell, the tonight executable,
