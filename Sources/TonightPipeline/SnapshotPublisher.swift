@@ -103,7 +103,7 @@ package struct SnapshotPublisher {
         progress?.measure(.files, total: Int64(copies.count))
         let copied = Locked<Int64>(0)
         let progress = self.progress
-        try Parallel.map(copies.count) { k in
+        try Parallel.forEach(copies.count) { k in
             try FileIO.copyFile(copies[k].0, to: copies[k].1)
             progress?.update(done: copied.withLock { $0 += 1; return $0 })
             CrashPoint.hit("dataset-copied")

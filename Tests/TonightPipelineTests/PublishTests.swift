@@ -307,7 +307,7 @@ import TonightSnapshot
         // The first night has no earlier night: no alerts, whatever is published.
         #expect(try publishedManifest(work: work).datasets["alerts"]?.records == 0)
         try Self.editNight2(inputs)
-        try Self.night2(inputs, work)
+        _ = try Self.night2(inputs, work)
         let s = try Snapshot.openCurrent(in: PublishTests.snapshots(work))
         #expect(try s.alerts(user: "zJQPQbkMAA") == [
             AlertItem(event: "1AF6280B4C830302", kind: .timeChanged, old: .startsAt("2026-01-25T00:30:00Z"),
@@ -346,7 +346,7 @@ import TonightSnapshot
         // baseline is still the newest snapshot of an earlier night, the alerts the same.
         try runner(inputs: night1, work: work) { $0.allowShrink = true }.run()
         #expect(try publishedManifest(work: work).date == "2026-01-15")
-        try Self.night2(inputs, work)
+        _ = try Self.night2(inputs, work)
         #expect(try Self.alertsSHA(work) == first)
     }
 

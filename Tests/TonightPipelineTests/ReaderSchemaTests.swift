@@ -18,7 +18,7 @@ import TonightSnapshot
     /// Decodes one record with the reader type and encodes it again, as a JSON object.
     typealias RoundTrip = @Sendable ([UInt8]) throws -> Any
 
-    static func whole<T: Codable>(_ type: T.Type) -> RoundTrip {
+    static func whole<T: Codable & Sendable>(_ type: T.Type) -> RoundTrip {
         { bytes in try JSONSerialization.jsonObject(with: JSONEncoder().encode(JSONDecoder().decode(T.self, from: Data(bytes)))) }
     }
 
@@ -28,7 +28,7 @@ import TonightSnapshot
         var items: [T]
     }
 
-    static func items<T: Codable>(_ type: T.Type) -> RoundTrip {
+    static func items<T: Codable & Sendable>(_ type: T.Type) -> RoundTrip {
         { bytes in try JSONSerialization.jsonObject(with: JSONEncoder().encode(JSONDecoder().decode(List<T>.self, from: Data(bytes)))) }
     }
 
@@ -55,7 +55,7 @@ import TonightSnapshot
         var checked = 0
         try dataset.forEachRecord { bytes in
             var written = try #require(JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
-            var read = try #require(try Self.readers[name]!(bytes) as? [String: Any])
+            let read = try #require(try Self.readers[name]!(bytes) as? [String: Any])
             // Single records carry their key for the index; the reader type has no key field.
             if read["key"] == nil { written["key"] = nil }
             #expect(NSDictionary(dictionary: written) == NSDictionary(dictionary: read),
