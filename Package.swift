@@ -82,7 +82,7 @@ let package = Package(
             name: "tonight-bench",
             dependencies: [
                 "TonightPipeline", "TonightCore", "TonightFeed", "TonightGeo", "TonightGenerator", "TonightSnapshot",
-                "TonightSnapshotWriter", "CZstd",
+                "TonightSnapshotWriter", "TonightBase", "CZstd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Helpers every test target shares (temporary directories, shell, the tonight executable,
@@ -92,7 +92,7 @@ let package = Package(
             name: "TonightFeedTests",
             dependencies: ["TonightTesting", "TonightFeed", "TonightCore", "TonightGenerator"],
             resources: [.copy("Resources")]),
-        .testTarget(name: "TonightSnapshotTests", dependencies: ["TonightTesting", "TonightSnapshot", "TonightSnapshotWriter", "TonightBase"]),
+        .testTarget(name: "TonightSnapshotTests", dependencies: ["TonightTesting", "TonightSnapshot", "TonightSnapshotWriter", "TonightBase", "CZstd"]),
         .testTarget(name: "TonightBaseTests", dependencies: ["TonightTesting", "TonightBase"]),
         .testTarget(name: "TonightCoreTests", dependencies: ["TonightTesting", "TonightCore", "TonightBase", "TonightGenerator"]),
         .testTarget(name: "TonightAffinityTests", dependencies: ["TonightTesting", "TonightAffinity", "TonightCore"]),

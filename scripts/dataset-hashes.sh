@@ -14,5 +14,6 @@ snap="$tmp/out/snapshots/$(cat "$tmp/out/snapshots/CURRENT")"
 for f in "$snap"/*.ndjson.zst; do
   name=$(basename "$f" .ndjson.zst)
   case "$name" in *.index) continue ;; esac
-  printf '%s  %s\n' "$(zstd -dc "$f" | sha256sum | cut -c1-64)" "$name"
+  dict=(); [ -f "$snap/$name.dict" ] && dict=(-D "$snap/$name.dict")  # layout 2 with a trained dictionary
+  printf '%s  %s\n' "$(zstd -dc "${dict[@]}" "$f" | sha256sum | cut -c1-64)" "$name"
 done

@@ -1,6 +1,7 @@
 #ifndef TONIGHT_CZSTD_SHIM_H
 #define TONIGHT_CZSTD_SHIM_H
 #define ZSTD_STATIC_LINKING_ONLY
+#define ZDICT_STATIC_LINKING_ONLY
 #include <zstd.h>
 #include <zstd_errors.h>
 #include <zdict.h>

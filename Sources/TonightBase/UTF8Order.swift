@@ -27,6 +27,15 @@ package enum UTF8Order {
         }
     }
 
+    /// -1, 0 or 1 as `a` sorts before, equal to or after `b` (raw UTF-8 bytes).
+    @inline(__always)
+    package static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = min(a.count, b.count)
+        let c = n == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, n)
+        if c != 0 { return c < 0 ? -1 : 1 }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+
     /// The permutation that sorts `keys` by UTF-8 bytes (stable for equal keys).
     ///
     /// Sorting a million user records by `String` comparison took 4.7 s (each comparison

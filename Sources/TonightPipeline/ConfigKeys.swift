@@ -113,7 +113,10 @@ package enum ConfigKeys {
     }
 
     package enum Snapshot {
-        package static let frameBytes = ConfigKey("snapshot.frameBytes", 64 << 10, "largest uncompressed frame, in bytes", check: ConfigRule.range(1_024...(64 << 20)))
+        package static let frameBytes = ConfigKey("snapshot.frameBytes", 2 << 10, "largest uncompressed frame, in bytes", check: ConfigRule.range(1_024...(64 << 20)))
+        package static let dictionaryBytes = ConfigKey(
+            "snapshot.dictionaryBytes", 112 << 10, "largest zstd dictionary trained per dataset, in bytes (0: none)",
+            check: ConfigRule.range(0...(4 << 20)))
         package static let compressionLevel = ConfigKey("snapshot.compressionLevel", 1, "zstd level", check: ConfigRule.range(-7...19))
         package static let retain = ConfigKey("snapshot.retain", 7, "snapshots kept (never CURRENT or the one before it)", check: ConfigRule.range(1...10_000))
     }
@@ -147,7 +150,7 @@ package enum ConfigKeys {
         Recommendations.Sessions.weightFriends, Recommendations.Sessions.weightGender, Recommendations.Sessions.weightAge,
         Catalog.suggestSize, Catalog.suggestMaxPrefix, Catalog.categoryArtistsSize, Catalog.geohashPrecision,
         ArtistEvents.size, Planner.size, Planner.similarSize, Planner.minScore,
-        Snapshot.frameBytes, Snapshot.compressionLevel, Snapshot.retain,
+        Snapshot.frameBytes, Snapshot.compressionLevel, Snapshot.dictionaryBytes, Snapshot.retain,
         Publish.maxShrink, Publish.maxShrinkByDataset, Sharding.count,
     ]
 

@@ -18,17 +18,28 @@ package struct DatasetFiles {
         package var uncompressedBytes: Int64
         package var index: String
         package var schemaVersion: Int
+        /// The file layout (absent: 1) and, in layout 2, the dictionary (when one was trained)
+        /// and the binary key table.
+        package var layout: Int?
+        package var dictionary: String?
+        package var dictionaryID: UInt32?
+        package var keyTable: String?
+
+        /// Every file of the dataset.
+        package var files: [String] { [file, index] + [dictionary, keyTable].compactMap { $0 } }
     }
 
     let directory: URL
     package let frameBytes: Int
     package let level: Int32
+    package let dictionaryBytes: Int
     private(set) var entries: [Entry] = []
 
     package init(directory: URL, config: TonightConfig) {
         self.directory = directory
         frameBytes = config[ConfigKeys.Snapshot.frameBytes]
         level = Int32(config[ConfigKeys.Snapshot.compressionLevel])
+        dictionaryBytes = config[ConfigKeys.Snapshot.dictionaryBytes]
     }
 
     /// The record layout version of each dataset (the manifest's `schemaVersion`), bumped when
@@ -43,13 +54,16 @@ package struct DatasetFiles {
     static func schemaVersion(_ name: String) -> Int { schemaVersions[name] ?? 1 }
 
     /// The config keys that shape dataset files (part of every producing stage's fingerprint).
-    package static let configKeys: [any AnyConfigKey] = [ConfigKeys.Snapshot.frameBytes, ConfigKeys.Snapshot.compressionLevel]
+    package static let configKeys: [any AnyConfigKey] = [
+        ConfigKeys.Snapshot.frameBytes, ConfigKeys.Snapshot.compressionLevel, ConfigKeys.Snapshot.dictionaryBytes,
+    ]
 
     /// A writer of dataset `name` in the stage's directory. No fsync: a stage output is
     /// verified by SHA-256 before it is reused, and `publish` syncs the copies it publishes.
     package func writer(_ name: String) throws -> DatasetWriter {
         do {
-            return try DatasetWriter(name: name, directory: directory, frameBytes: frameBytes, level: level, sync: false)
+            return try DatasetWriter(name: name, directory: directory, frameBytes: frameBytes, level: level, sync: false,
+                                     dictionaryBytes: dictionaryBytes)
         } catch let e as SnapshotError {
             throw TonightError(e)
         }
@@ -72,7 +86,8 @@ package struct DatasetFiles {
     package mutating func add(_ s: DatasetWriter.Summary) throws {
         entries.append(Entry(
             name: s.name, file: s.file, records: s.records, frames: s.frames, uncompressedBytes: Int64(s.uncompressedBytes),
-            index: s.indexFile, schemaVersion: Self.schemaVersion(s.name)))
+            index: s.indexFile, schemaVersion: Self.schemaVersion(s.name), layout: s.layout,
+            dictionary: s.dictionaryFile, dictionaryID: s.dictionaryFile == nil ? nil : s.dictionaryID, keyTable: s.keyTableFile))
     }
 
     /// Records a dataset copied with its entry as another output listed it.
@@ -96,11 +111,21 @@ package struct DatasetFiles {
     package static func dump(_ name: String, from directory: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
         let path = directory.appendingPathComponent(DatasetWriter.fileName(name)).path
         do {
-            let file = try SeekableZstdFile(path: path)
+            let file = try openData(name, in: directory)
             for i in 0..<file.frames.count { try sink(try file.frame(i)[...]) }
         } catch let e as SnapshotError {
             throw TonightError(.io, e.message, file: e.file)
         }
+    }
+}
+
+extension DatasetFiles {
+    /// The data file of dataset `name` in `directory`, with its dictionary when it has one
+    /// (read in order: the shard merge, `runs dump`).
+    package static func openData(_ name: String, in directory: URL) throws -> SeekableZstdFile {
+        let dict = directory.appendingPathComponent(DatasetWriter.dictionaryFileName(name))
+        let dictionary = FileIO.exists(dict) ? try DecompressionDictionary(path: dict.path) : nil
+        return try SeekableZstdFile(path: directory.appendingPathComponent(DatasetWriter.fileName(name)).path, dictionary: dictionary)
     }
 }
 

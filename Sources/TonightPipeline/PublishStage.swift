@@ -40,7 +40,14 @@ package struct PublishStage: Stage {
                 guard let sha = hashes[entry.file], let indexSha = hashes[entry.index] else {
                     throw TonightError(.internal, "stage \(stage) lists dataset \(entry.name) but did not record its files")
                 }
-                sources.append(.init(entry: entry, directory: dir, sha256: sha, indexSha256: indexSha))
+                var source = SnapshotPublisher.Source(entry: entry, directory: dir, sha256: sha, indexSha256: indexSha)
+                for file in [entry.dictionary, entry.keyTable].compactMap({ $0 }) {
+                    guard let h = hashes[file] else {
+                        throw TonightError(.internal, "stage \(stage) lists dataset \(entry.name) but did not record its file \(file)")
+                    }
+                    source.otherSha256[file] = h
+                }
+                sources.append(source)
             }
         }
         let config = context.config

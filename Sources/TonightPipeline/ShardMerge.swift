@@ -30,7 +30,7 @@ struct ShardMerge {
                     throw TonightError(e)
                 }
             } else {
-                for name in [entry.file, entry.index] {
+                for name in entry.files {
                     try FileIO.copyFile(parts[0].directory.appendingPathComponent(name), to: directory.appendingPathComponent(name))
                 }
                 files.add(entry: entry)
@@ -44,9 +44,8 @@ struct ShardMerge {
     private func merge(_ name: String, parts: [URL], into writer: inout DatasetWriter) throws {
         var cursors: [PartCursor] = []
         for (i, dir) in parts.enumerated() {
-            let url = dir.appendingPathComponent(DatasetWriter.fileName(name))
             let shard = try Shard(index: i, count: shards.count)
-            let cursor = try PartCursor(file: try SeekableZstdFile(path: url.path), shard: shard, dataset: name,
+            let cursor = try PartCursor(file: try DatasetFiles.openData(name, in: dir), shard: shard, dataset: name,
                                         recordURL: ShardRecord.url(work: shards.work, shard: shard))
             if try cursor.advance() { cursors.append(cursor) }
         }

@@ -15,6 +15,8 @@ package struct SnapshotPublisher {
         package var directory: URL
         package var sha256: String
         package var indexSha256: String
+        /// SHA-256 of every other file of the dataset (layout 2: dictionary, key table).
+        package var otherSha256: [String: String] = [:]
     }
 
     package let root: URL
@@ -67,7 +69,10 @@ package struct SnapshotPublisher {
     /// The content hash of a set of datasets: equal for equal dataset and index files.
     static func contentHash(_ sources: [Source]) -> String {
         ContentHash.hex(sources.sorted { $0.entry.name < $1.entry.name }
-            .map { "\($0.entry.name) \($0.sha256) \($0.indexSha256)" }.joined(separator: "\n"))
+            .map { s in
+                ([s.entry.name, s.sha256, s.indexSha256] + [s.entry.dictionary, s.entry.keyTable].compactMap { $0.flatMap { s.otherSha256[$0] } })
+                    .joined(separator: " ")
+            }.joined(separator: "\n"))
     }
 
     /// Publishes `sources` with the manifest fields of `template` (id, content hash, datasets,
@@ -99,7 +104,7 @@ package struct SnapshotPublisher {
         // shares no inode with the run store or another snapshot, so damage to one file never
         // spreads to every rollback target. Files are copied on all cores.
         let ordered = sources.sorted(by: { $0.entry.name < $1.entry.name })
-        let copies = ordered.flatMap { s in [s.entry.file, s.entry.index].map { (s.directory.appendingPathComponent($0), tmp.appendingPathComponent($0)) } }
+        let copies = ordered.flatMap { s in s.entry.files.map { (s.directory.appendingPathComponent($0), tmp.appendingPathComponent($0)) } }
         progress?.measure(.files, total: Int64(copies.count))
         let copied = Locked<Int64>(0)
         let progress = self.progress
@@ -114,6 +119,22 @@ package struct SnapshotPublisher {
                 records: s.entry.records, frames: s.entry.frames, uncompressedBytes: s.entry.uncompressedBytes,
                 index: s.entry.index, indexBytes: FileIO.size(tmp.appendingPathComponent(s.entry.index)),
                 indexSha256: s.indexSha256, schemaVersion: s.entry.schemaVersion)
+            if s.entry.layout ?? 1 == 2 {
+                var d = datasets[s.entry.name]!
+                d.layout = 2
+                if let dict = s.entry.dictionary {
+                    d.dictionary = dict
+                    d.dictionaryBytes = FileIO.size(tmp.appendingPathComponent(dict))
+                    d.dictionarySha256 = s.otherSha256[dict]
+                    d.dictionaryID = s.entry.dictionaryID
+                }
+                if let keys = s.entry.keyTable {
+                    d.keyTable = keys
+                    d.keyTableBytes = FileIO.size(tmp.appendingPathComponent(keys))
+                    d.keyTableSha256 = s.otherSha256[keys]
+                }
+                datasets[s.entry.name] = d
+            }
         }
         CrashPoint.hit("datasets-copied")
         var manifest = template
@@ -157,7 +178,7 @@ package struct SnapshotPublisher {
     /// on all cores), described; nil when all match.
     func damagedFile(of manifest: SnapshotManifest, id: String) -> String? {
         let dir = root.appendingPathComponent(id)
-        let files = manifest.datasets.values.flatMap { [($0.file, $0.bytes, $0.sha256), ($0.index, $0.indexBytes, $0.indexSha256)] }
+        let files = manifest.datasets.values.flatMap { $0.files.map { ($0.name, $0.bytes, $0.sha256) } }
         let problems = (try? Parallel.map(files.count) { k -> String? in
             let url = dir.appendingPathComponent(files[k].0)
             guard FileIO.size(url) == files[k].1, (try? ContentHash.file(url)) == files[k].2 else { return "\(files[k].0) is damaged" }

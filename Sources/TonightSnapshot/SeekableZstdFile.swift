@@ -28,10 +28,18 @@ public final class SeekableZstdFile: @unchecked Sendable {
     public let frames: [Frame]
     private let fd: Int32
     private let contexts = DecompressionContexts()
+    private let dictionary: DecompressionDictionary?
 
     /// Opens a file and reads its seek table.
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
+        try self.init(path: path, dictionary: nil)
+    }
+
+    /// Opens a file whose frames were compressed with `dictionary` (a layout-2 dataset file
+    /// read in order, as the shard merge and `runs dump` do).
+    package init(path: String, dictionary: DecompressionDictionary?) throws {
         self.path = path
+        self.dictionary = dictionary
         fd = try SnapshotError.reading { try RegularFile.open(path).fd }
         do {
             frames = try Self.readSeekTable(fd: fd, path: path)
@@ -53,6 +61,17 @@ public final class SeekableZstdFile: @unchecked Sendable {
             done += n
         }
         return buf
+    }
+
+    /// Fills `buffer` from `offset` (a short read is an error).
+    static func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws {
+        var done = 0
+        while done < buffer.count {
+            let n = Foundation.pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw SnapshotError(file: path, "short read at byte \(offset + done)") }
+            done += n
+        }
     }
 
     package static func le32(_ b: [UInt8], _ at: Int) -> UInt32 {
@@ -110,7 +129,7 @@ public final class SeekableZstdFile: @unchecked Sendable {
         let rc = try contexts.with { dctx in
             out.withUnsafeMutableBytes { o in
                 compressed.withUnsafeBytes { c in
-                    ZSTD_decompressDCtx(dctx, o.baseAddress, o.count, c.baseAddress, c.count)
+                    ZSTD_decompress_usingDDict(dctx, o.baseAddress, o.count, c.baseAddress, c.count, dictionary?.ddict)
                 }
             }
         }

@@ -155,7 +155,7 @@ extension Snapshot {
             do {
                 return try JSONDecoder().decode(PlannerDay.self, from: Data(json))
             } catch {
-                throw SnapshotError(file: set.file.path, "record '\(key)' does not decode as PlannerDay: \(error)")
+                throw SnapshotError(file: set.path, "record '\(key)' does not decode as PlannerDay: \(error)")
             }
         }
     }

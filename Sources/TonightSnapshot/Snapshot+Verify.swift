@@ -142,7 +142,8 @@ struct DatasetCheck: Sendable {
     mutating func run(directory: String, targets: [String: KeySet], sha256: (String) throws -> String) {
         let d = dataset
         report.datasets = 1
-        for (file, size, sum) in [(d.entry.file, d.entry.bytes, d.entry.sha256), (d.entry.index, d.entry.indexBytes, d.entry.indexSha256)] {
+        for f in d.entry.files {
+            let (file, size, sum) = (f.name, f.bytes, f.sha256)
             let path = directory + "/" + file
             do {
                 let actual = try sha256(path)
@@ -159,42 +160,58 @@ struct DatasetCheck: Sendable {
                 report.problems.append(SnapshotError(file: path, "\(error)"))
             }
         }
+        let index: KeyIndex
+        do {
+            index = try d.store.ndjsonIndex(entry: d.entry, directory: directory)
+        } catch let e as SnapshotError {
+            report.problems.append(e)
+            return
+        } catch {
+            report.problems.append(SnapshotError(file: d.path, "\(error)"))
+            return
+        }
         var previous: [UInt8]? = nil
         // Each rule's target keys, looked up once (not once per reference), as pointer views
         // (`targets` keeps the sets alive for the whole pass).
         let ruleTargets = rules.map { targets[$0.target]?.lookup }
-        for i in 0..<d.file.frames.count {
-            do {
-                let f = DecodedFrame(try d.file.frame(i))
-                guard f.lineCount == d.index.records[i] else {
-                    throw SnapshotError(file: d.file.path, "frame \(i) holds \(f.lineCount) records, the index says \(d.index.records[i])")
-                }
-                try f.bytes.withUnsafeBufferPointer { all in
-                    for l in 0..<f.lineCount {
-                        let r = f.lineRange(l)
-                        let line = UnsafeBufferPointer(rebasing: all[r])
-                        let key = try Snapshot.key(of: line, path: d.file.path, frame: i)
-                        if let p = previous, !p.lexicographicallyPrecedes(key) {
-                            throw SnapshotError(file: d.file.path, "frame \(i): key '\(SnapshotError.quoted(key))' out of order or repeated")
-                        }
-                        if l == 0 && key != Array(d.index.first(i).utf8) || l == f.lineCount - 1 && key != Array(d.index.last(i).utf8) {
-                            throw SnapshotError(file: d.file.path, "frame \(i): its keys differ from the index")
-                        }
-                        previous = key
-                        report.records += 1
-                        if collectKeys { keys.insert(key) }
-                        if !rules.isEmpty { try references(line, key: key, frame: i, targets: ruleTargets) }
+        let path = d.path
+        do {
+            try d.store.forEachFrame { i, f, tableFirst in
+                do {
+                    guard f.lineCount == index.records[i] else {
+                        throw SnapshotError(file: path, "frame \(i) holds \(f.lineCount) records, the index says \(index.records[i])")
                     }
+                    try f.bytes.withUnsafeBufferPointer { all in
+                        for l in 0..<f.lineCount {
+                            let r = f.lineRange(l)
+                            let line = UnsafeBufferPointer(rebasing: all[r])
+                            let key = try Snapshot.key(of: line, path: path, frame: i)
+                            if let p = previous, !p.lexicographicallyPrecedes(key) {
+                                throw SnapshotError(file: path, "frame \(i): key '\(SnapshotError.quoted(key))' out of order or repeated")
+                            }
+                            if l == 0 && (key != Array(index.first(i).utf8) || tableFirst.map { $0 != key } ?? false)
+                                || l == f.lineCount - 1 && key != Array(index.last(i).utf8) {
+                                throw SnapshotError(file: path, "frame \(i): its keys differ from the index")
+                            }
+                            previous = key
+                            report.records += 1
+                            if collectKeys { keys.insert(key) }
+                            if !rules.isEmpty { try references(line, key: key, frame: i, targets: ruleTargets) }
+                        }
+                    }
+                } catch let e as SnapshotError {
+                    report.problems.append(e)
+                    previous = nil
                 }
-            } catch let e as SnapshotError {
-                report.problems.append(e)
-                previous = nil
-            } catch {
-                report.problems.append(SnapshotError(file: d.file.path, "frame \(i): \(error)"))
             }
+        } catch let e as SnapshotError {
+            // A frame or key table block that cannot be read ends the pass over this dataset.
+            report.problems.append(e)
+        } catch {
+            report.problems.append(SnapshotError(file: path, "\(error)"))
         }
         if report.problems.isEmpty && report.records != d.entry.records {
-            report.problems.append(SnapshotError(file: d.file.path, "\(report.records) records, the manifest says \(d.entry.records)"))
+            report.problems.append(SnapshotError(file: d.path, "\(report.records) records, the manifest says \(d.entry.records)"))
         }
         withExtendedLifetime(targets) {}  // the lookups point into these sets
         summarizeDangling()
@@ -215,7 +232,7 @@ struct DatasetCheck: Sendable {
             }
             report.references += count
         } catch {
-            throw SnapshotError(file: dataset.file.path, "frame \(frame): record '\(SnapshotError.quoted(key))' is not valid JSON")
+            throw SnapshotError(file: dataset.path, "frame \(frame): record '\(SnapshotError.quoted(key))' is not valid JSON")
         }
         for (rule, value) in found {
             if collectKeys { held.append((rule, key, value)) } else if targets[rule] != nil { noteDangling(rule, key, value) }
@@ -227,7 +244,7 @@ struct DatasetCheck: Sendable {
         guard dangling[rule] <= Self.reportedPerRule else { return }
         let r = rules[rule]
         report.problems.append(SnapshotError(
-            file: dataset.file.path,
+            file: dataset.path,
             "dangling reference: dataset \(r.dataset), key '\(SnapshotError.quoted(key))', field \(r.pathText): '\(SnapshotError.quoted(value))' is not a key of \(r.target)",
             code: .danglingReference))
     }
@@ -236,7 +253,7 @@ struct DatasetCheck: Sendable {
         for (rule, n) in dangling.enumerated() where n > Self.reportedPerRule {
             let r = rules[rule]
             report.problems.append(SnapshotError(
-                file: dataset.file.path,
+                file: dataset.path,
                 "dangling reference: dataset \(r.dataset), field \(r.pathText): \(n - Self.reportedPerRule) more values are not keys of \(r.target)",
                 code: .danglingReference))
         }

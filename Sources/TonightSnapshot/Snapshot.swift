@@ -31,10 +31,6 @@ public final class Snapshot: Sendable {
         self.directory = directory
         let path = directory.appendingPathComponent("manifest.json").path
         let manifest = try SnapshotManifest.read(path)
-        guard manifest.formatVersion == SnapshotManifest.currentFormatVersion else {
-            throw SnapshotError(
-                file: path, "manifest format \(manifest.formatVersion); this reader reads \(SnapshotManifest.currentFormatVersion)")
-        }
         self.manifest = manifest
         id = manifest.id
         var datasets: [String: SnapshotDataset] = [:]

@@ -1,89 +1,76 @@
 import TonightBase
 import Foundation
 
-/// One dataset of an open snapshot: the seekable file and its key index. A lookup is a binary
-/// search of the index and the decompression of one frame (checksum verified), or a cache hit.
-/// Safe to share across threads.
+/// One dataset of an open snapshot: its files and its key index. A lookup finds the frame
+/// (a binary search of the NDJSON index held in memory in layout 1, of the key table's
+/// directory and one checked block in layout 2) and decompresses it (checksum verified), or
+/// finds it in the cache. Safe to share across threads.
 public final class SnapshotDataset: @unchecked Sendable {
     /// The dataset's name (`explore`, `events`, …).
     public let name: String
     /// The manifest's entry for it.
     public let entry: SnapshotManifest.Dataset
-    let file: SeekableZstdFile
-    let index: KeyIndex
+    let store: FrameStore
     private let cache: FrameCache
 
     init(name: String, entry: SnapshotManifest.Dataset, directory: String, cacheBytes: Int) throws {
         self.name = name
         self.entry = entry
-        file = try SeekableZstdFile(path: directory + "/" + entry.file)
-        let indexFile = try SeekableZstdFile(path: directory + "/" + entry.index)
-        var text: [UInt8] = []
-        for i in 0..<indexFile.frames.count { text += try indexFile.frame(i) }
-        index = try KeyIndex(ndjson: text, path: indexFile.path)
+        store = try FrameStore.open(entry: entry, directory: directory)
         cache = FrameCache(budget: cacheBytes)
-        guard index.count == file.frames.count, index.count == entry.frames else {
-            throw SnapshotError(
-                file: file.path,
-                "the index lists \(index.count) frames, the file has \(file.frames.count), the manifest says \(entry.frames)")
-        }
-        let total = index.records.reduce(0, +)
-        guard total == entry.records else {
-            throw SnapshotError(file: indexFile.path, "the index counts \(total) records, the manifest says \(entry.records)")
-        }
     }
 
     /// Number of records.
     public var count: Int { entry.records }
 
-    func decodedFrame(_ i: Int) throws -> DecodedFrame {
-        if let f = cache.get(i) { return f }
-        let f = DecodedFrame(try file.frame(i))
-        guard f.lineCount == index.records[i] else {
-            throw SnapshotError(file: file.path, "frame \(i) holds \(f.lineCount) records, the index says \(index.records[i])")
-        }
-        cache.put(i, f)
+    /// The data file's path.
+    public var path: String { store.path }
+
+    func decodedFrame(_ ref: FrameStore.Ref) throws -> DecodedFrame {
+        if let f = cache.get(ref.index) { return f }
+        let f = try store.decoded(ref)
+        cache.put(ref.index, f)
         return f
     }
 
     /// The JSON record stored under `key` (one NDJSON line, without the newline), or nil.
     /// Corrupt data throws; it is never returned.
     public func json(key: String) throws -> [UInt8]? {
-        guard let f = index.frame(for: key) else { return nil }
-        return try decodedFrame(f).record(prefix: JSONKey.recordPrefix(key)).map(Array.init)
+        guard let ref = try store.locate(key) else { return nil }
+        return try decodedFrame(ref).record(prefix: JSONKey.recordPrefix(key)).map(Array.init)
     }
 
     /// The records stored under `keys`, in the order of `keys` (nil for an absent key). Keys
     /// are grouped by frame, so each frame is decompressed once however many keys it holds
-    /// (through the cache when it has the frame; a batch does not fill it).
+    /// (through the cache when it has the frame; a batch does not fill it), and the frames are
+    /// decompressed on all cores.
     public func records(keys: [String]) throws -> [[UInt8]?] {
-        var result = [[UInt8]?](repeating: nil, count: keys.count)
-        var byFrame: [(frame: Int, key: Int)] = []
+        var byFrame: [(ref: FrameStore.Ref, key: Int)] = []
         byFrame.reserveCapacity(keys.count)
         for (k, key) in keys.enumerated() {
-            if let f = index.frame(for: key) { byFrame.append((f, k)) }
+            if let ref = try store.locate(key) { byFrame.append((ref, k)) }
         }
-        byFrame.sort { ($0.frame, $0.key) < ($1.frame, $1.key) }
-        var start = 0
-        while start < byFrame.count {
-            let f = byFrame[start].frame
-            var end = start
-            while end < byFrame.count && byFrame[end].frame == f { end += 1 }
-            let frame: DecodedFrame
-            if let cached = cache.get(f) {
-                frame = cached
-            } else {
-                frame = DecodedFrame(try file.frame(f))
-                guard frame.lineCount == index.records[f] else {
-                    throw SnapshotError(file: file.path, "frame \(f) holds \(frame.lineCount) records, the index says \(index.records[f])")
+        byFrame.sort { ($0.ref.index, $0.key) < ($1.ref.index, $1.key) }
+        // Runs of one frame, split into one contiguous piece per core.
+        let starts = byFrame.indices.filter { $0 == 0 || byFrame[$0].ref.index != byFrame[$0 - 1].ref.index }
+        let groups = starts.count
+        let workers = max(1, min(Parallel.width, groups / 64))
+        let (store, cache, sorted) = (self.store, self.cache, byFrame)
+        let found = try Parallel.map(workers) { w -> [(Int, [UInt8])] in
+            var out: [(Int, [UInt8])] = []
+            for g in Parallel.range(w, of: workers, in: groups) {
+                let start = starts[g], end = g + 1 < groups ? starts[g + 1] : sorted.count
+                let ref = sorted[start].ref
+                let frame = try cache.get(ref.index) ?? store.decoded(ref)
+                for j in start..<end {
+                    let k = sorted[j].key
+                    if let r = frame.record(prefix: JSONKey.recordPrefix(keys[k])) { out.append((k, Array(r))) }
                 }
             }
-            for j in start..<end {
-                let k = byFrame[j].key
-                result[k] = frame.record(prefix: JSONKey.recordPrefix(keys[k])).map(Array.init)
-            }
-            start = end
+            return out
         }
+        var result = [[UInt8]?](repeating: nil, count: keys.count)
+        for part in found { for (k, r) in part { result[k] = r } }
         return result
     }
 
@@ -93,19 +80,18 @@ public final class SnapshotDataset: @unchecked Sendable {
         do {
             return try JSONDecoder().decode(T.self, from: Data(json))
         } catch {
-            throw SnapshotError(file: file.path, "record '\(key)' does not decode as \(T.self): \(error)")
+            throw SnapshotError(file: path, "record '\(key)' does not decode as \(T.self): \(error)")
         }
     }
 
-    /// Reads every frame once through the cache (to warm a long-lived reader).
+    /// Reads every frame once into the cache (to warm a long-lived reader).
     public func forEachFrame() throws {
-        for i in 0..<file.frames.count { _ = try decodedFrame(i) }
+        try store.forEachFrame { i, f, _ in cache.put(i, f) }
     }
 
-    /// Calls `body` with every record's JSON in key order (frames read one at a time).
+    /// Calls `body` with every record's JSON in key order (frames read in file order).
     public func forEachRecord(_ body: ([UInt8]) throws -> Void) throws {
-        for i in 0..<file.frames.count {
-            let f = DecodedFrame(try file.frame(i))
+        try store.forEachFrame { _, f, _ in
             for l in 0..<f.lineCount { try body(Array(f.line(l))) }
         }
     }

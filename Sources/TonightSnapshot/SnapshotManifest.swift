@@ -18,8 +18,17 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
         } catch {
             throw SnapshotError(file: path, "malformed manifest: \(SnapshotError.quoted("\(error)", limit: 300))", code: .malformed)
         }
+        guard supportedFormatVersions.contains(manifest.formatVersion) else {
+            throw SnapshotError(file: path, "manifest format \(manifest.formatVersion); this reader reads \(supportedFormatVersions.map(String.init).joined(separator: " and "))",
+                                code: .unsupported)
+        }
         for (name, d) in manifest.datasets {
-            for file in [d.file, d.index] where !isPlainFileName(file) {
+            let layout = d.layout ?? 1
+            guard layout == 1 || (layout == 2 && manifest.formatVersion >= 2 && d.keyTable != nil) else {
+                throw SnapshotError(file: path, "dataset \(SnapshotError.quoted(name)) has layout \(layout), which this reader does not read in a format-\(manifest.formatVersion) manifest",
+                                    code: .unsupported)
+            }
+            for file in d.files.map(\.name) where !isPlainFileName(file) {
                 throw SnapshotError(file: path, "dataset \(SnapshotError.quoted(name)) names the file '\(SnapshotError.quoted(file))', not a plain file name",
                                     code: .malformed)
             }
@@ -33,8 +42,21 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
             && !name.unicodeScalars.contains { $0 == "/" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }
     }
 
-    /// The manifest format this library reads.
-    public static let currentFormatVersion = 1
+    /// The manifest format this library writes: 2 since datasets may have layout 2 (small
+    /// frames with a trained dictionary and a binary key table).
+    public static let currentFormatVersion = 2
+    /// The manifest formats this library reads (1: every dataset in layout 1).
+    public static let supportedFormatVersions = 1...2
+
+    /// One file of a dataset, as the manifest records it.
+    public struct FileEntry: Sendable, Equatable {
+        /// File name in the snapshot directory.
+        public var name: String
+        /// Size in bytes.
+        public var bytes: Int64
+        /// SHA-256, lowercase hex.
+        public var sha256: String
+    }
 
     /// One input file of the run.
     public struct Input: Codable, Sendable, Equatable {
@@ -78,6 +100,32 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
         public var indexSha256: String
         /// The version of the record layout (bumped when fields change meaning).
         public var schemaVersion: Int
+        /// The file layout: absent or 1, frames of up to 64 KiB found through the NDJSON index;
+        /// 2, small frames compressed with `dictionary` and found through `keyTable`.
+        public var layout: Int?
+        /// Layout 2: the zstd dictionary file every frame is compressed with (absent when the
+        /// dataset was too small to train one: its frames need none).
+        public var dictionary: String?
+        /// Size of the dictionary file.
+        public var dictionaryBytes: Int64?
+        /// SHA-256 of the dictionary file.
+        public var dictionarySha256: String?
+        /// The dictionary's id, as every frame's header names it.
+        public var dictionaryID: UInt32?
+        /// Layout 2: the binary key table file (`.keys`).
+        public var keyTable: String?
+        /// Size of the key table file.
+        public var keyTableBytes: Int64?
+        /// SHA-256 of the key table file.
+        public var keyTableSha256: String?
+
+        /// Every file of the dataset: data, NDJSON index, then (layout 2) dictionary and key table.
+        public var files: [FileEntry] {
+            var all = [FileEntry(name: file, bytes: bytes, sha256: sha256), FileEntry(name: index, bytes: indexBytes, sha256: indexSha256)]
+            if let dictionary { all.append(FileEntry(name: dictionary, bytes: dictionaryBytes ?? -1, sha256: dictionarySha256 ?? "")) }
+            if let keyTable { all.append(FileEntry(name: keyTable, bytes: keyTableBytes ?? -1, sha256: keyTableSha256 ?? "")) }
+            return all
+        }
 
         /// Creates a dataset entry.
         public init(file: String, bytes: Int64, sha256: String, records: Int, frames: Int, uncompressedBytes: Int64,

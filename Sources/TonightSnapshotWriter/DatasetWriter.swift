@@ -2,11 +2,18 @@ import Foundation
 import TonightBase
 import TonightSnapshot
 
-/// Writes one dataset of a snapshot: `<name>.ndjson.zst` (seekable zstd, NDJSON records in key
-/// order, whole records per frame) and its key index `<name>.index.ndjson.zst` (one line per
-/// frame: `frame`, `first`, `last`, `records`). With `sync`, both files are fsynced when
-/// finished (the pipeline's stages write without it: their outputs are verified by SHA-256
-/// before reuse, and `publish` syncs the copies it publishes).
+/// Writes one dataset of a snapshot (snapshots.md, layout in `Docs/stages/publish.md`):
+///
+/// - `<name>.ndjson.zst`: seekable zstd, NDJSON records in key order, whole records per frame;
+/// - `<name>.index.ndjson.zst`: the key index (one line per frame: `frame`, `first`, `last`,
+///   `records`), for readers in any language;
+/// - layout 2 (the default) also writes `<name>.dict`, a zstd dictionary trained on the
+///   dataset's first records, with which every frame is compressed (when the dataset is big
+///   enough to train one), and `<name>.keys`, the binary key table the Swift reader opens in
+///   constant time. Layout 1 is the earlier one (no dictionary, no key table).
+///
+/// With `sync`, every file is fsynced when finished (the pipeline's stages write without it:
+/// their outputs are verified by SHA-256 before reuse, and `publish` syncs the copies).
 package struct DatasetWriter {
     /// What was written.
     package struct Summary: Sendable, Equatable {
@@ -18,48 +25,115 @@ package struct DatasetWriter {
         package var uncompressedBytes: Int
         package var indexFile: String
         package var indexBytes: Int
+        /// 1 or 2 (see the type's documentation).
+        package var layout: Int = 1
+        /// The dictionary file, when one was trained.
+        package var dictionaryFile: String?
+        package var dictionaryBytes: Int = 0
+        package var dictionaryID: UInt32 = 0
+        /// The key table file (layout 2).
+        package var keyTableFile: String?
+        package var keyTableBytes: Int = 0
     }
+
+    /// The current layout: small frames compressed with a trained dictionary, binary key table.
+    package static let currentLayout = 2
 
     package let name: String
     private let directory: URL
     private let output: FileOutput
-    private var data: SeekableZstdWriter
+    /// The data file's writer; in layout 2 with a dictionary to train, created once the
+    /// samples are in (records are held back until then).
+    private var data: SeekableZstdWriter?
     private let frameBytes: Int
     private let level: Int32
     private let sync: Bool
+    package let layout: Int
+    private let training: CompressionDictionary.Training
+    /// Records held back for training: their bytes (each with its newline) and keys.
+    private var held: [UInt8] = []
+    private var heldRecords: [(key: String, end: Int)] = []
 
     package static func fileName(_ dataset: String) -> String { "\(dataset).ndjson.zst" }
     package static func indexFileName(_ dataset: String) -> String { "\(dataset).index.ndjson.zst" }
+    package static func dictionaryFileName(_ dataset: String) -> String { "\(dataset).dict" }
+    package static func keyTableFileName(_ dataset: String) -> String { "\(dataset).keys" }
 
-    package init(name: String, directory: URL, frameBytes: Int = 64 << 10, level: Int32 = 1, sync: Bool = true) throws {
+    /// A writer of `name` in `directory`. `dictionaryBytes` bounds the trained dictionary
+    /// (0: none); layout 1 ignores it.
+    package init(name: String, directory: URL, frameBytes: Int = 64 << 10, level: Int32 = 1, sync: Bool = true,
+                 layout: Int = DatasetWriter.currentLayout, dictionaryBytes: Int = 0) throws {
+        guard layout == 1 || layout == 2 else { throw SnapshotError(file: "(writer)", "no dataset layout \(layout)", code: .unsupported) }
         self.name = name
         self.directory = directory
         self.frameBytes = frameBytes
         self.level = level
         self.sync = sync
+        self.layout = layout
+        training = .init(capacity: layout == 2 ? dictionaryBytes : 0)
         let output = try FileOutput(path: directory.appendingPathComponent(Self.fileName(name)).path, sync: sync)
         self.output = output
-        data = SeekableZstdWriter(frameBytes: frameBytes, level: level, sink: { try output.write($0) })
+        if training.capacity == 0 { data = makeData(dictionary: nil) }
     }
 
-    package var records: Int { data.records }
+    private func makeData(dictionary: CompressionDictionary?) -> SeekableZstdWriter {
+        let output = self.output
+        return SeekableZstdWriter(frameBytes: frameBytes, level: level, dictionary: dictionary, sink: { try output.write($0) })
+    }
+
+    package var records: Int { (data?.records ?? 0) + heldRecords.count }
 
     /// Appends one record: a JSON object (no newline) whose `key` field is `key`. Keys must
     /// come in increasing UTF-8 byte order.
     package mutating func append(key: String, json: [UInt8]) throws {
-        try data.append(key: key, json: json[...])
+        try append(key: key, json: json[...])
     }
 
     /// `append` of a record in a larger buffer.
     package mutating func append(key: String, json: ArraySlice<UInt8>) throws {
-        try data.append(key: key, json: json)
+        if data != nil {
+            try data!.append(key: key, json: json)
+            return
+        }
+        if let last = heldRecords.last?.key, !UTF8Order.less(last, key) {
+            throw SnapshotError(file: "(writer)", "keys out of order or repeated: '\(last)' then '\(key)'")
+        }
+        held += json
+        held.append(0x0A)
+        heldRecords.append((key, held.count))
+        if held.count >= training.sampleBytes { try trainAndReplay() }
     }
 
-    /// Writes the seek table and the index; syncs and closes both files.
+    /// Trains the dictionary on the held records, then writes them.
+    private mutating func trainAndReplay() throws {
+        var sizes: [Int] = []
+        sizes.reserveCapacity(heldRecords.count)
+        var start = 0
+        for r in heldRecords {
+            sizes.append(r.end - start)
+            start = r.end
+        }
+        let dictionary = CompressionDictionary.train(samples: held, sizes: sizes, training: training, level: level)
+        var writer = makeData(dictionary: dictionary)
+        start = 0
+        for r in heldRecords {
+            try writer.append(key: r.key, json: held[start..<(r.end - 1)])
+            start = r.end
+        }
+        held = []
+        heldRecords = []
+        data = writer
+    }
+
+    /// Writes the seek table, the index and (layout 2) the dictionary and key table; syncs and
+    /// closes every file.
     package mutating func finish() throws -> Summary {
+        if data == nil { try trainAndReplay() }
+        var data = self.data!
         _ = try data.finish()
+        self.data = data
         try output.syncAndClose()
-        var index = SeekableZstdWriter(frameBytes: frameBytes, level: level)
+        var index = SeekableZstdWriter(frameBytes: 64 << 10, level: level)
         for (i, f) in data.frames.enumerated() {
             var line = Array(#"{"frame":"#.utf8) + Array(String(i).utf8) + Array(#","first":"#.utf8)
             JSONKey.appendEncoded(f.first, to: &line)
@@ -69,13 +143,30 @@ package struct DatasetWriter {
             try index.append(key: f.first, json: line)
         }
         let indexBytes = try index.finish()
-        let indexOut = try FileOutput(path: directory.appendingPathComponent(Self.indexFileName(name)).path, sync: sync)
-        try indexOut.write(indexBytes)
-        try indexOut.syncAndClose()
-        return Summary(
+        try write(indexBytes, to: Self.indexFileName(name))
+        var summary = Summary(
             name: name, file: Self.fileName(name), bytes: data.compressedBytes, records: data.records,
             frames: data.frames.count, uncompressedBytes: data.uncompressedBytes,
-            indexFile: Self.indexFileName(name), indexBytes: indexBytes.count)
+            indexFile: Self.indexFileName(name), indexBytes: indexBytes.count, layout: layout)
+        if layout == 2 {
+            if let dictionary = data.dictionary {
+                try write(dictionary.bytes, to: Self.dictionaryFileName(name))
+                summary.dictionaryFile = Self.dictionaryFileName(name)
+                summary.dictionaryBytes = dictionary.bytes.count
+                summary.dictionaryID = dictionary.id
+            }
+            let table = KeyTableWriter.build(frames: data.frames, records: data.records, dataBytes: data.compressedBytes)
+            try write(table, to: Self.keyTableFileName(name))
+            summary.keyTableFile = Self.keyTableFileName(name)
+            summary.keyTableBytes = table.count
+        }
+        return summary
+    }
+
+    private func write(_ bytes: [UInt8], to file: String) throws {
+        let out = try FileOutput(path: directory.appendingPathComponent(file).path, sync: sync)
+        try out.write(bytes)
+        try out.syncAndClose()
     }
 }
 

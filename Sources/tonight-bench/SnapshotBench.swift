@@ -1,25 +1,33 @@
 import ArgumentParser
 import Foundation
+import TonightBase
 import TonightCore
 import TonightGenerator
 import TonightSnapshot
 import TonightSnapshotWriter
 
-/// Snapshot writing and reading at full size: an explore-shaped dataset of 1,000,000 users
-/// (goals: write ≥ 200 MB/s of NDJSON on 2 cores, open < 50 ms, ≥ 100,000 random lookups/s on
-/// one core once warm, p99 < 1 ms from cold). Baselines in the same run: `zstd -LEVEL -T2` on
-/// the same NDJSON, and `zstd -dc` reading the dataset whole.
+/// Snapshot writing and reading at full size (issue 19): an explore-shaped dataset of
+/// 1,000,000 users written in today's layout (small frames with a trained dictionary, binary
+/// key table) and, from the same records in the same invocation, in the earlier one (64 KiB
+/// level-1 frames, NDJSON index). Goals on one core with the default 64 MiB cache: ≥ 200,000
+/// random lookups/s, cold p99 < 1 ms, open < 30 ms, size ≤ 1.10× the 64 KiB level-1 files, the
+/// batch CLI reading 100,000 random keys in < 1 s. Baselines: `zstd -1 -T0` writing the NDJSON,
+/// `zstd -dc` reading it, and Sparkey's published figures.
 struct SnapshotBench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "snapshot", abstract: "Write and read a full-size explore dataset (medians, baselines).")
+        commandName: "snapshot", abstract: "Write and read a full-size explore dataset in both layouts (medians, baselines).")
 
-    @Option(help: "Users.") var users: Int = 1_000_000
-    @Option(help: "Work directory (the dataset is written here).") var dir: String = "bench-data/snapshot-bench"
+    @Option(help: "Users (synthetic records).") var users: Int = 1_000_000
+    @Option(help: "Take the records of this snapshot root's CURRENT explore dataset instead of synthetic ones (OUT/snapshots).")
+    var recordsFrom: String?
+    @Option(help: "Work directory (the datasets are written here).") var dir: String = "bench-data/snapshot-bench"
     @Option(help: "Rounds for the open and lookup figures.") var runs: Int = 5
     @Option(help: "Random lookups per round.") var lookups: Int = 200_000
-    @Option(help: "Frame size (snapshot.frameBytes).") var frameBytes: Int = 64 << 10
+    @Option(help: "Frame size (snapshot.frameBytes).") var frameBytes: Int = 2 << 10
+    @Option(help: "Dictionary size (snapshot.dictionaryBytes).") var dictionaryBytes: Int = 112 << 10
+    @Option(help: "zstd level (snapshot.compressionLevel).") var level: Int32 = 1
+    @Option(help: "The tonight binary for the batch CLI figure (default: beside this one).") var tonight: String?
     @Flag(help: "Skip the zstd command-line baselines.") var noBaseline = false
-    @Option(help: "zstd level (the pipeline's default, snapshot.compressionLevel, is 1).") var level: Int32 = 1
     @OptionGroup var output: BenchOutput
 
     /// A deterministic generator (the generator's SplitMix64) so every run writes the same bytes.
@@ -43,7 +51,8 @@ struct SnapshotBench: ParsableCommand {
         return ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    /// One user's explore record: 0–50 items shaped like recommendations.md's explore items.
+    /// One user's explore record: 0–50 items shaped like recommendations.md's explore items,
+    /// numbers as precise as published (scores 6 significant digits, distances 2 decimals).
     static func record(_ key: String, _ rng: inout Mix, _ w: inout JSONWriter) -> [UInt8]? {
         let n = rng.below(51)
         guard n > 0 else { return nil }
@@ -55,12 +64,12 @@ struct SnapshotBench: ParsableCommand {
             let reason = ["favorite", "affinity", "affinity", "popular"][rng.below(4)]
             w.beginObject()
             w.field("event", EventID.format(rng.next() % 400_000 &* 0x9E37_79B9_7F4A))
-            w.field("score", rng.unit() * 3)
+            w.field("score", rng.unit() * 3, .score)
             w.field("artist", Int64(1000 + rng.below(60_000)))
             if reason == "affinity" { w.field("because", ints: [Int64(1000 + rng.below(60_000)), Int64(1000 + rng.below(60_000))]) }
             if reason == "favorite" { w.field("because", ints: [Int64(1000 + rng.below(60_000))]) }
             w.field("reason", reason)
-            w.field("distanceKm", (rng.unit() * 800).rounded() / 10)
+            w.field("distanceKm", rng.unit() * 800, .distance)
             w.endObject()
         }
         w.endArray()
@@ -68,73 +77,94 @@ struct SnapshotBench: ParsableCommand {
         return w.take()
     }
 
-    func run() throws {
-        let root = URL(fileURLWithPath: dir)
+    /// The records to write, in key order: synthetic, or a published explore dataset's.
+    func records() throws -> [(String, [UInt8])] {
+        if let recordsFrom {
+            var out: [(String, [UInt8])] = []
+            let d = try Snapshot.openCurrent(in: URL(fileURLWithPath: recordsFrom), cacheBytes: 0).dataset("explore")
+            try d.forEachRecord { line in
+                line.withUnsafeBufferPointer { b in
+                    if let (k, _) = JSONKey.decode(b, at: 7) { out.append((String(decoding: k, as: UTF8.self), line)) }
+                }
+            }
+            return out
+        }
+        var rng = Mix(state: 7)
+        var json = JSONWriter(capacity: 1 << 13)
+        return Self.userIDs(users).compactMap { k in Self.record(k, &rng, &json).map { (k, $0) } }
+    }
+
+    /// Writes one layout of the dataset as its own snapshot under `root`; returns the summary
+    /// and the writer's seconds.
+    func write(_ records: [(String, [UInt8])], root: URL, layout: Int, frameBytes: Int, dictionaryBytes: Int, level: Int32) throws
+        -> (DatasetWriter.Summary, Double) {
         try? FileManager.default.removeItem(at: root)
         let id = "20260115T060000Z-00000000"
         let snapDir = root.appendingPathComponent(id)
         try FileManager.default.createDirectory(at: snapDir, withIntermediateDirectories: true)
-        print("snapshot benchmark: explore-shaped dataset, \(users) users, frames of \(frameBytes) bytes")
-
-        // Write: time only the writer (JSON generation is the ranking stage's cost).
-        let ids = Self.userIDs(users)
-        var rng = Mix(state: 7)
-        var writer = try DatasetWriter(name: "explore", directory: snapDir, frameBytes: frameBytes, level: level)
-        let ndjson = noBaseline ? nil : FileHandle(forWritingAtPath: {
-            _ = FileManager.default.createFile(atPath: root.appendingPathComponent("explore.ndjson").path, contents: nil)
-            return root.appendingPathComponent("explore.ndjson").path
-        }())
-        var writeSeconds = 0.0
-        var keys: [String] = []
-        keys.reserveCapacity(users)
-        var batch: [(String, [UInt8])] = []
-        func flush() throws {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            for (k, j) in batch { try writer.append(key: k, json: j) }
-            writeSeconds += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
-            if let ndjson { ndjson.write(Data(batch.flatMap { $0.1 + [0x0A] })) }
-            batch.removeAll(keepingCapacity: true)
-        }
-        var json = JSONWriter(capacity: 1 << 13)
-        for k in ids {
-            if let r = Self.record(k, &rng, &json) {
-                batch.append((k, r))
-                keys.append(k)
-            }
-            if batch.count == 20_000 { try flush() }
-        }
-        try flush()
         let t0 = DispatchTime.now().uptimeNanoseconds
-        let summary = try writer.finish()
-        writeSeconds += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
-        try? ndjson?.close()
-        let mb = Double(summary.uncompressedBytes) / 1e6
+        var writer = try DatasetWriter(name: "explore", directory: snapDir, frameBytes: frameBytes, level: level,
+                                       layout: layout, dictionaryBytes: dictionaryBytes)
+        for (k, j) in records { try writer.append(key: k, json: j) }
+        let s = try writer.finish()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+        let entry = try s.manifestEntry(in: snapDir, schemaVersion: 2) { try ContentHash.file(URL(fileURLWithPath: $0)) }
+        let manifest = SnapshotManifest(
+            id: id, asOf: "2026-01-15T06:00:00Z", date: "2026-01-15", createdAt: "2026-01-15T06:00:00Z", codeVersion: "bench",
+            configHash: "", contentHash: "", inputs: [], datasets: ["explore": entry], stages: [], previous: nil, runId: "bench")
+        try JSONEncoder().encode(manifest).write(to: snapDir.appendingPathComponent("manifest.json"))
+        try Data((id + "\n").utf8).write(to: root.appendingPathComponent("CURRENT"))
+        return (s, seconds)
+    }
+
+    func run() throws {
+        let base = URL(fileURLWithPath: dir)
+        let records = try records()
+        let keys = records.map(\.0)
+        let mb = Double(records.reduce(0) { $0 + $1.1.count + 1 }) / 1e6
+        print("snapshot benchmark: explore-shaped dataset, \(records.count) records (\(recordsFrom == nil ? "synthetic" : "from \(recordsFrom!)")), \(String(format: "%.0f", mb)) MB of NDJSON")
+
+        let newRoot = base.appendingPathComponent("layout2/snapshots"), oldRoot = base.appendingPathComponent("layout1/snapshots")
+        let (new, newSeconds) = try write(records, root: newRoot, layout: 2, frameBytes: frameBytes, dictionaryBytes: dictionaryBytes, level: level)
+        let (old, oldSeconds) = try write(records, root: oldRoot, layout: 1, frameBytes: 64 << 10, dictionaryBytes: 0, level: 1)
         var write = BenchTable(
-            String(format: "Writing an explore-shaped dataset: %d records, %.0f MB NDJSON → %.0f MB (%.2f×), %d frames of %d bytes",
-                   summary.records, mb, Double(summary.bytes) / 1e6, Double(summary.uncompressedBytes) / Double(summary.bytes),
-                   summary.frames, frameBytes),
-            columns: ["what", "s", "MB/s of NDJSON"])
-        write.row(["DatasetWriter (seekable frames, checksums, index, fsync)", sec(writeSeconds), String(format: "%.0f", mb / writeSeconds)])
-        write.goal(Goal(name: "write throughput", value: mb / writeSeconds, goal: 200, direction: .atLeast, unit: " MB/s", decimals: 0))
+            String(format: "Writing %d records, %.0f MB NDJSON (writer only: the ranking stage's JSON is not timed)", new.records, mb),
+            columns: ["layout", "frames", "data MB", "dictionary KB", "index MB (NDJSON)", "key table MB", "ratio", "size vs 64 KiB L1", "s", "MB/s"])
+        func row(_ name: String, _ s: DatasetWriter.Summary, _ seconds: Double) {
+            let size = Double(s.bytes + s.dictionaryBytes)
+            write.row([name, String(s.frames), String(format: "%.1f", Double(s.bytes) / 1e6), String(format: "%.0f", Double(s.dictionaryBytes) / 1e3),
+                       String(format: "%.1f", Double(s.indexBytes) / 1e6), String(format: "%.1f", Double(s.keyTableBytes) / 1e6),
+                       String(format: "%.2f", Double(s.uncompressedBytes) / size), String(format: "%.3f", size / Double(old.bytes)),
+                       sec(seconds), String(format: "%.0f", mb / seconds)])
+        }
+        row("2: \(frameBytes >> 10) KiB frames, L\(level), dictionary ≤ \(dictionaryBytes >> 10) KiB", new, newSeconds)
+        row("1: 64 KiB frames, L1 (the earlier layout)", old, oldSeconds)
+        let ratio = Double(new.bytes + new.dictionaryBytes) / Double(old.bytes)
+        write.goal(Goal(name: "data + dictionary against the 64 KiB level-1 file", value: ratio, goal: 1.10, direction: .atMost, unit: "×", decimals: 3))
+        write.note(String(format: "with every file (indexes, key table) on both sides: %.3f×",
+                          Double(new.bytes + new.dictionaryBytes + new.indexBytes + new.keyTableBytes) / Double(old.bytes + old.indexBytes)))
+        write.goal(Goal(name: "write throughput (layout 2)", value: mb / newSeconds, goal: 200, direction: .atLeast, unit: " MB/s", decimals: 0))
         if !noBaseline {
-            let path = root.appendingPathComponent("explore.ndjson").path
-            let z = try timeCommand("zstd -q -\(level) -T0 -f '\(path)' -o '\(path).zst'")
-            write.row(["baseline zstd -\(level) -T0 (one stream)", sec(z), String(format: "%.0f", mb / z)])
-            write.note(String(format: "ours / zstd = %.2f", writeSeconds / z))
+            let path = base.appendingPathComponent("explore.ndjson").path
+            FileManager.default.createFile(atPath: path, contents: nil)
+            let h = FileHandle(forWritingAtPath: path)!
+            var chunk: [UInt8] = []
+            for (_, j) in records {
+                chunk += j
+                chunk.append(0x0A)
+                if chunk.count > 8 << 20 { h.write(Data(chunk)); chunk.removeAll(keepingCapacity: true) }
+            }
+            h.write(Data(chunk))
+            try h.close()
+            let z = try timeCommand("zstd -q -1 -T0 -f '\(path)' -o '\(path).zst'")
+            write.row(["baseline zstd -1 -T0 (one stream)", "-", "-", "-", "-", "-", "-", "-", sec(z), String(format: "%.0f", mb / z)])
+            write.note(String(format: "ours (layout 2) / zstd = %.2f", newSeconds / z))
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: path + ".zst")
         }
-        let manifest = SnapshotManifest(
-            id: id, asOf: "2026-01-15T06:00:00Z", date: "2026-01-15", createdAt: "2026-01-15T06:00:00Z", codeVersion: "bench",
-            configHash: "", contentHash: "", inputs: [],
-            datasets: ["explore": .init(file: summary.file, bytes: Int64(summary.bytes), sha256: "", records: summary.records,
-                                        frames: summary.frames, uncompressedBytes: Int64(summary.uncompressedBytes),
-                                        index: summary.indexFile, indexBytes: Int64(summary.indexBytes), indexSha256: "",
-                                        schemaVersion: 1)],
-            stages: [], previous: nil, runId: "bench")
-        try JSONEncoder().encode(manifest).write(to: snapDir.appendingPathComponent("manifest.json"))
-        try Data((id + "\n").utf8).write(to: root.appendingPathComponent("CURRENT"))
-        let read = try readFigures(root: root, id: id, keys: keys, summary: summary)
+        print(write.text)
+        let read = try readFigures(root: newRoot, oldRoot: oldRoot, keys: keys, summary: new)
+        print(read.text)
         try output.emit(benchmark: "snapshot", tables: [write, read])
     }
 

@@ -42,7 +42,7 @@ struct SnapshotCommand: ParsableCommand {
             for id in ids {
                 let m = try? dir.manifest(id)
                 let records = m.map { $0.datasets.values.reduce(0) { $0 + $1.records } } ?? 0
-                let bytes = m.map { $0.datasets.values.reduce(Int64(0)) { $0 + $1.bytes + $1.indexBytes } } ?? 0
+                let bytes = m.map { $0.datasets.values.reduce(Int64(0)) { $0 + $1.files.reduce(0) { $0 + $1.bytes } } } ?? 0
                 print("\(id == current ? "*" : " ") \(id)  asOf \(m?.asOf ?? "?")  \(m?.datasets.count ?? 0) datasets  "
                       + "\(records) records  \(bytes) bytes")
             }
@@ -100,8 +100,10 @@ struct SnapshotCommand: ParsableCommand {
                 }
                 data = d
             }
-            let list = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map {
-                String($0.hasSuffix("\r") ? $0.dropLast() : $0)
+            // Lines split on bytes (splitting a String by Characters took ~0.1 s per 100,000 keys).
+            let list = [UInt8](data).split(separator: 0x0A, omittingEmptySubsequences: true).compactMap { line -> String? in
+                let l = line.last == 0x0D ? line.dropLast() : line
+                return l.isEmpty ? nil : String(decoding: l, as: UTF8.self)
             }
             let records = try snapshot.dataset(dataset).records(keys: list)
             var out: [UInt8] = []

@@ -225,8 +225,10 @@ import TonightSnapshot
         try files.write("categories") { try $0.append(key: "5", json: Array(#"{"key":"5","id":5}"#.utf8)) }
         try files.finish()
         let sources = try DatasetFiles.read(dir).map { e in
-            SnapshotPublisher.Source(entry: e, directory: dir, sha256: try ContentHash.file(dir.appendingPathComponent(e.file)),
-                                     indexSha256: try ContentHash.file(dir.appendingPathComponent(e.index)))
+            var s = SnapshotPublisher.Source(entry: e, directory: dir, sha256: try ContentHash.file(dir.appendingPathComponent(e.file)),
+                                             indexSha256: try ContentHash.file(dir.appendingPathComponent(e.index)))
+            for f in [e.dictionary, e.keyTable].compactMap({ $0 }) { s.otherSha256[f] = try ContentHash.file(dir.appendingPathComponent(f)) }
+            return s
         }
         let root = work.appendingPathComponent("out/snapshots")
         let template = SnapshotManifest(id: "", asOf: "2026-01-15T06:00:00Z", date: "2026-01-15", createdAt: "", codeVersion: "test",

@@ -19,20 +19,18 @@ enum SnapshotFixture {
 
     /// Writes a snapshot directory `root/<id>` holding `datasets` and returns its id.
     @discardableResult
+    /// `layout` 1 writes the earlier layout (64 KiB frames in production; here `frameBytes`),
+    /// 2 today's (with a dictionary when `dictionaryBytes` > 0 and there are enough records).
     static func write(root: URL, id: String, datasets: [String: [(String, [UInt8])]], frameBytes: Int = 512,
-                      previous: String? = nil) throws -> String {
+                      previous: String? = nil, layout: Int = 1, dictionaryBytes: Int = 0) throws -> String {
         let dir = root.appendingPathComponent(id)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         var entries: [String: SnapshotManifest.Dataset] = [:]
         for (name, recs) in datasets {
-            var w = try DatasetWriter(name: name, directory: dir, frameBytes: frameBytes)
+            var w = try DatasetWriter(name: name, directory: dir, frameBytes: frameBytes, layout: layout, dictionaryBytes: dictionaryBytes)
             for (k, j) in recs { try w.append(key: k, json: j) }
             let s = try w.finish()
-            entries[name] = SnapshotManifest.Dataset(
-                file: s.file, bytes: Int64(s.bytes), sha256: try SHA256.file(dir.appendingPathComponent(s.file).path),
-                records: s.records, frames: s.frames, uncompressedBytes: Int64(s.uncompressedBytes), index: s.indexFile,
-                indexBytes: Int64(s.indexBytes), indexSha256: try SHA256.file(dir.appendingPathComponent(s.indexFile).path),
-                schemaVersion: 1)
+            entries[name] = try s.manifestEntry(in: dir, schemaVersion: 1) { try SHA256.file($0) }
         }
         let manifest = SnapshotManifest(
             id: id, asOf: "2026-01-15T06:00:00Z", date: "2026-01-15", createdAt: "2026-01-15T06:01:00Z", codeVersion: "test",
