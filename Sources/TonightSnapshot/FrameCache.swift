@@ -60,28 +60,36 @@ final class FrameCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private let budget: Int
-    private var index: [Int: Int] = [:]
+    private let frames: Int
+    /// The slot of each cached frame (-1: not cached); frame numbers are dense, so an array
+    /// (4 bytes a frame, allocated on the first insert) replaces a hashed dictionary.
+    private var slotOf: [Int32] = []
     private var slots: [Slot] = []
     private var hand = 0
     private var bytes = 0
 
-    init(budget: Int) { self.budget = budget }
+    init(budget: Int, frames: Int) {
+        self.budget = budget
+        self.frames = frames
+    }
 
     func get(_ i: Int) -> DecodedFrame? {
         guard budget > 0 else { return nil }
         lock.lock()
         defer { lock.unlock() }
-        guard let s = index[i] else { return nil }
+        guard i >= 0, i < slotOf.count, slotOf[i] >= 0 else { return nil }
+        let s = Int(slotOf[i])
         slots[s].referenced = true
         return slots[s].value
     }
 
     func put(_ i: Int, _ f: DecodedFrame) {
-        guard budget > 0, f.bytes.count <= budget else { return }
+        guard budget > 0, f.bytes.count <= budget, i >= 0, i < frames else { return }
         lock.lock()
         defer { lock.unlock() }
-        if let s = index[i] {
-            slots[s].referenced = true
+        if slotOf.isEmpty { slotOf = Array(repeating: -1, count: frames) }
+        if slotOf[i] >= 0 {
+            slots[Int(slotOf[i])].referenced = true
             return
         }
         // Make room: the hand clears second chances and takes the first slot without one.
@@ -93,16 +101,16 @@ final class FrameCache: @unchecked Sendable {
                 continue
             }
             let victim = slots[hand]
-            index[victim.frame] = nil
+            slotOf[victim.frame] = -1
             bytes -= victim.value.bytes.count
             let last = slots.count - 1
             if hand != last {
                 slots[hand] = slots[last]
-                index[slots[hand].frame] = hand
+                slotOf[slots[hand].frame] = Int32(hand)
             }
             slots.removeLast()
         }
-        index[i] = slots.count
+        slotOf[i] = Int32(slots.count)
         slots.append(Slot(frame: i, value: f, referenced: false))
         bytes += f.bytes.count
     }

@@ -62,7 +62,8 @@ package struct KeyIndex: Sendable {
         try expect("}")
         guard i == line.count, n > 0 else { throw fail() }
         // Frames hold disjoint, increasing key ranges: previous last < first ≤ last.
-        guard count == 0 || lastKey!.lexicographicallyPrecedes(first), !last.lexicographicallyPrecedes(first) else {
+        let afterPrevious = count == 0 || first.withUnsafeBufferPointer { compare($0, slot: 2 * count - 1) > 0 }
+        guard afterPrevious, !last.lexicographicallyPrecedes(first) else {
             throw SnapshotError(file: path, "index line \(frame + 1): keys out of order")
         }
         keys += first
@@ -72,12 +73,12 @@ package struct KeyIndex: Sendable {
         records.append(n)
     }
 
-    private var lastKey: [UInt8]? {
-        count == 0 ? nil : Array(keys[Int(bounds[2 * count - 1])..<Int(bounds[2 * count])])
-    }
-
     func first(_ frame: Int) -> String { string(2 * frame) }
     func last(_ frame: Int) -> String { string(2 * frame + 1) }
+
+    /// Whether frame `frame`'s first (or last) key is `key`, without copying either.
+    func isFirst(_ key: [UInt8], of frame: Int) -> Bool { key.withUnsafeBufferPointer { compare($0, slot: 2 * frame) == 0 } }
+    func isLast(_ key: [UInt8], of frame: Int) -> Bool { key.withUnsafeBufferPointer { compare($0, slot: 2 * frame + 1) == 0 } }
 
     private func string(_ slot: Int) -> String {
         String(decoding: keys[Int(bounds[slot])..<Int(bounds[slot + 1])], as: UTF8.self)

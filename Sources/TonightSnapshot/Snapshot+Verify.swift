@@ -189,8 +189,8 @@ struct DatasetCheck: Sendable {
                             if let p = previous, !p.lexicographicallyPrecedes(key) {
                                 throw SnapshotError(file: path, "frame \(i): key '\(SnapshotError.quoted(key))' out of order or repeated")
                             }
-                            if l == 0 && (key != Array(index.first(i).utf8) || tableFirst.map { $0 != key } ?? false)
-                                || l == f.lineCount - 1 && key != Array(index.last(i).utf8) {
+                            if l == 0 && (!index.isFirst(key, of: i) || tableFirst.map { $0 != key } ?? false)
+                                || l == f.lineCount - 1 && !index.isLast(key, of: i) {
                                 throw SnapshotError(file: path, "frame \(i): its keys differ from the index")
                             }
                             previous = key

@@ -17,7 +17,7 @@ public final class SnapshotDataset: @unchecked Sendable {
         self.name = name
         self.entry = entry
         store = try FrameStore.open(entry: entry, directory: directory)
-        cache = FrameCache(budget: cacheBytes)
+        cache = FrameCache(budget: cacheBytes, frames: store.frameCount)
     }
 
     /// Number of records.
