@@ -143,6 +143,7 @@ struct SnapshotBench: ParsableCommand {
         write.goal(Goal(name: "data + dictionary against the 64 KiB level-1 file", value: ratio, goal: 1.10, direction: .atMost, unit: "×", decimals: 3))
         write.note(String(format: "with every file (indexes, key table) on both sides: %.3f×",
                           Double(new.bytes + new.dictionaryBytes + new.indexBytes + new.keyTableBytes) / Double(old.bytes + old.indexBytes)))
+        write.note(String(format: "layout 2 holds %.2f records a frame on average: a partial frame read (stop once the record is out) could save little, and a frame this small is one zstd block, decoded whole", Double(new.records) / Double(new.frames)))
         write.goal(Goal(name: "write throughput (layout 2)", value: mb / newSeconds, goal: 200, direction: .atLeast, unit: " MB/s", decimals: 0))
         if !noBaseline {
             let path = base.appendingPathComponent("explore.ndjson").path
