@@ -29,6 +29,7 @@ case "$target" in
       { printf '\001'; zstd -dc "$snap/explore.index.ndjson.zst"; } > "$seeds/index"
       { printf '\002'; cat "$snap/explore.ndjson.zst"; } > "$seeds/explore"
       { printf '\002'; cat "$snap/alerts.ndjson.zst"; } > "$seeds/alerts"
+      { printf '\003'; cat "$snap/explore.keys"; } > "$seeds/keys"
     fi ;;
   *) echo "unknown target $target (feed, affinity, csv, config, snapshot)" >&2; exit 2 ;;
 esac

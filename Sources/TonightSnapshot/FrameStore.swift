@@ -29,10 +29,7 @@ enum FrameStore: Sendable {
             return .keyTable(file)
         }
         let file = try SeekableZstdFile(path: directory + "/" + entry.file)
-        let indexFile = try SeekableZstdFile(path: directory + "/" + entry.index)
-        var text: [UInt8] = []
-        for i in 0..<indexFile.frames.count { text += try indexFile.frame(i) }
-        let index = try KeyIndex(ndjson: text, path: indexFile.path)
+        let index = try KeyIndex(file: directory + "/" + entry.index)
         guard index.count == file.frames.count, index.count == entry.frames else {
             throw SnapshotError(
                 file: file.path,
@@ -40,7 +37,7 @@ enum FrameStore: Sendable {
         }
         let total = index.records.reduce(0, +)
         guard total == entry.records else {
-            throw SnapshotError(file: indexFile.path, "the index counts \(total) records, the manifest says \(entry.records)")
+            throw SnapshotError(file: directory + "/" + entry.index, "the index counts \(total) records, the manifest says \(entry.records)")
         }
         return .indexed(file, index)
     }
@@ -111,12 +108,9 @@ enum FrameStore: Sendable {
         case .indexed(_, let index):
             return index
         case .keyTable:
-            let indexFile = try SeekableZstdFile(path: directory + "/" + entry.index)
-            var text: [UInt8] = []
-            for i in 0..<indexFile.frames.count { text += try indexFile.frame(i) }
-            let index = try KeyIndex(ndjson: text, path: indexFile.path)
+            let index = try KeyIndex(file: directory + "/" + entry.index)
             guard index.count == frameCount else {
-                throw SnapshotError(file: indexFile.path, "the index lists \(index.count) frames, the key table \(frameCount)")
+                throw SnapshotError(file: directory + "/" + entry.index, "the index lists \(index.count) frames, the key table \(frameCount)")
             }
             return index
         }

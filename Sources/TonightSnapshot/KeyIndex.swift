@@ -12,6 +12,14 @@ package struct KeyIndex: Sendable {
 
     var count: Int { records.count }
 
+    /// Reads and parses an index file (itself seekable zstd, every frame checked).
+    package init(file path: String) throws {
+        let indexFile = try SeekableZstdFile(path: path)
+        var text: [UInt8] = []
+        for i in 0..<indexFile.frames.count { text += try indexFile.frame(i) }
+        try self.init(ndjson: text, path: path)
+    }
+
     /// Parses the index file's NDJSON (`{"frame":N,"first":"…","last":"…","records":N}` per
     /// line, frames in order). Anything else is corruption.
     package init(ndjson: [UInt8], path: String) throws {

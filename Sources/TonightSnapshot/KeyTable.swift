@@ -60,7 +60,7 @@ package struct KeyTable: Sendable {
     private let checked: Locked<[[UInt8]?]>
 
     /// Reads and checks the header and the directory. `fd` stays owned by the caller.
-    init(fd: Int32, path: String, fileSize: Int) throws {
+    package init(fd: Int32, path: String, fileSize: Int) throws {
         self.path = path
         self.fd = fd
         func corrupt(_ what: String) -> SnapshotError { SnapshotError(file: path, "key table is corrupt: \(what)") }

@@ -20,6 +20,10 @@ package struct SeekableZstdWriter {
         package var compressedSize = 0
         /// The frame's content checksum: the low 32 bits of its XXH64 (set once compressed).
         package var checksum: UInt32 = 0
+
+        package init(first: String, last: String, records: Int, bytes: Int) {
+            (self.first, self.last, self.records, self.bytes) = (first, last, records, bytes)
+        }
     }
 
     package let frameBytes: Int

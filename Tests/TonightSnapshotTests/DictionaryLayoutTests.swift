@@ -200,6 +200,29 @@ import TonightSnapshotWriter
         #expect(unknown?.code == .unsupported)
     }
 
+    /// A key table whose hashes are right but whose entries point outside the data file (a
+    /// buggy or hostile writer) gives errors, never a trap or bytes from elsewhere.
+    @Test func aKeyTablePointingOutsideTheFileIsRefused() throws {
+        let dir = temporaryDirectory("keys-hostile")
+        let data = dir.appendingPathComponent("d.ndjson.zst"), keys = dir.appendingPathComponent("d.keys")
+        try Data(repeating: 0, count: 100).write(to: data)
+        var frames: [SeekableZstdWriter.FrameInfo] = []
+        for (i, size) in [60, 30, Int(UInt32.max), 3].enumerated() {
+            var f = SeekableZstdWriter.FrameInfo(first: "k\(i)", last: "k\(i)", records: 1, bytes: 10)
+            f.compressedSize = size
+            frames.append(f)
+        }
+        try Data(KeyTableWriter.build(frames: frames, records: 4, dataBytes: 100, blockFrames: 2)).write(to: keys)
+        let file = try DictionaryFramesFile(path: data.path, keyTablePath: keys.path, dictionary: nil)
+        for i in 0..<4 {
+            let entry = try file.table.frame(i)
+            #expect(throws: SnapshotError.self) { try file.frame(i, entry: entry) }
+        }
+        let before = try Array("a".utf8).withUnsafeBufferPointer { try file.table.frame(for: $0) }
+        #expect(before == nil)
+        #expect(throws: SnapshotError.self) { try file.forEachFrame { _, _, _, _ in } }
+    }
+
     /// The key table's hash is zstd's: the low 32 bits of XXH64 of a frame's content are the
     /// checksum libzstd writes at its end.
     @Test(arguments: [0, 1, 3, 4, 7, 8, 31, 32, 33, 64, 100, 1000, 4096, 70_001])
