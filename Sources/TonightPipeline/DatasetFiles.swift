@@ -109,7 +109,6 @@ package struct DatasetFiles {
 
     /// Streams a dataset file as NDJSON (for `tonight runs dump`).
     package static func dump(_ name: String, from directory: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
-        let path = directory.appendingPathComponent(DatasetWriter.fileName(name)).path
         do {
             let file = try openData(name, in: directory)
             for i in 0..<file.frames.count { try sink(try file.frame(i)[...]) }

@@ -147,8 +147,9 @@ struct SnapshotBench: ParsableCommand {
         write.goal(Goal(name: "write throughput (layout 2)", value: mb / newSeconds, goal: 200, direction: .atLeast, unit: " MB/s", decimals: 0))
         if !noBaseline {
             let path = base.appendingPathComponent("explore.ndjson").path
-            FileManager.default.createFile(atPath: path, contents: nil)
-            let h = FileHandle(forWritingAtPath: path)!
+            guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
+                throw ValidationError("cannot create \(path)")
+            }
             var chunk: [UInt8] = []
             for (_, j) in records {
                 chunk += j

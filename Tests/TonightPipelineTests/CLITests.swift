@@ -53,6 +53,11 @@ import TonightSnapshot
             let single = try runTonight(["snapshot", "get", "explore", key, "--out", out.path])
             #expect(single.stdout == line + "\n")
         }
+        // '-' reads the keys from standard input, with the same output.
+        let piped = try runTonight(["snapshot", "get", "explore", "--keys", "-", "--out", out.path],
+                                   input: Data("gsDYBAAAAA\nnobody\r\nHoeQLSYIAA\n".utf8))
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout == r.stdout)
         #expect(try runTonight(["snapshot", "get", "explore", "--out", out.path]).status != 0)  // neither KEY nor --keys
     }
 

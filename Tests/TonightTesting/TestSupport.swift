@@ -90,7 +90,7 @@ package struct MissingExecutable: Error, CustomStringConvertible {
 
 /// Runs the `tonight` executable built next to the tests. `environment` is added to this
 /// process's; a run killed by a signal has status 128 + signal.
-package func runTonight(_ arguments: [String], cwd: URL = packageRoot, environment: [String: String] = [:]) throws
+package func runTonight(_ arguments: [String], cwd: URL = packageRoot, environment: [String: String] = [:], input: Data? = nil) throws
     -> (status: Int32, stdout: String, stderr: String)
 {
     let p = Process()
@@ -102,7 +102,14 @@ package func runTonight(_ arguments: [String], cwd: URL = packageRoot, environme
     let err = Pipe()
     p.standardOutput = out
     p.standardError = err
+    let stdin = Pipe()
+    if input != nil { p.standardInput = stdin }
     try p.run()
+    if let input {
+        // Small inputs only (a pipe buffer's worth is written before the child reads).
+        try stdin.fileHandleForWriting.write(contentsOf: input)
+        try stdin.fileHandleForWriting.close()
+    }
     // Standard error is drained on another thread so neither pipe fills while the other waits.
     let stderr = Drained(err.fileHandleForReading)
     let o = out.fileHandleForReading.readDataToEndOfFile()
