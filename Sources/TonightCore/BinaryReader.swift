@@ -131,6 +131,14 @@ package struct BinaryReader {
         return s
     }
 
+    /// A string's bytes, without making a `String` (valid while the reader's buffer lives).
+    package mutating func readStringBytes() throws -> UnsafeRawBufferPointer {
+        let n = try readCount(bytesPerElement: 1)
+        let bytes = UnsafeRawBufferPointer(rebasing: base[offset..<offset + n])
+        offset += n
+        return bytes
+    }
+
     package mutating func skipString() throws {
         let n = try readCount(bytesPerElement: 1)
         offset += n
@@ -154,5 +162,16 @@ package struct BinaryReader {
 
     package mutating func readInt64Array() throws -> [Int64] {
         try readArray(bytesPerElement: 1) { try $0.readInt64() }
+    }
+
+    /// Skips what `readOptionalDouble` reads.
+    package mutating func skipOptionalDouble() throws {
+        if try readBool() { _ = try readFixed() }
+    }
+
+    /// Skips what `readInt64Array` reads (each varint checked as it is read).
+    package mutating func skipInt64Array() throws {
+        let n = try readCount(bytesPerElement: 1)
+        for _ in 0..<n { _ = try readUInt64() }
     }
 }

@@ -93,6 +93,14 @@ package enum BinaryTable {
     package static func read<R: BinaryRecord, T>(
         _ type: R.Type, table: String, from url: URL, row decode: (inout BinaryReader) throws -> T
     ) throws -> [T] {
+        try read(type, table: table, from: url, some: { r -> T? in try decode(&r) })
+    }
+
+    /// Reads the rows `decode` keeps: it reads each row whole, returning nil for a row it
+    /// skipped (a shard's users: the others are never decoded into values).
+    package static func read<R: BinaryRecord, T>(
+        _ type: R.Type, table: String, from url: URL, some decode: (inout BinaryReader) throws -> T?
+    ) throws -> [T] {
         let data = try FileIO.read(url)
         return try data.withUnsafeBytes { raw -> [T] in
             var r = BinaryReader(raw, name: url.path)
@@ -113,7 +121,9 @@ package enum BinaryTable {
             let count = try r.readCount(bytesPerElement: 1)
             var rows = [T]()
             rows.reserveCapacity(count)
-            for _ in 0..<count { rows.append(try decode(&r)) }
+            for _ in 0..<count {
+                if let row = try decode(&r) { rows.append(row) }
+            }
             guard r.isAtEnd else {
                 throw TonightError(.invalidInput, "trailing bytes after \(count) rows", file: url.path)
             }

@@ -47,13 +47,43 @@ package struct TicketsUser: Sendable, Equatable, BinaryRecord {
     }
 
     package init(from r: inout BinaryReader) throws {
+        try self.init(id: try r.readString(), rest: &r)
+    }
+
+    /// The fields after the id.
+    private init(id: String, rest r: inout BinaryReader) throws {
         self.init(
-            id: try r.readString(), homeZip: try r.readOptionalString(), lat: try r.readOptionalDouble(),
+            id: id, homeZip: try r.readOptionalString(), lat: try r.readOptionalDouble(),
             lon: try r.readOptionalDouble(), location: try r.readString(), radiusKm: try r.readOptionalDouble(),
             maxPrice: try r.readOptionalDouble())
         favorites = try r.readInt64Array()
         follows = try r.readFixedArray()
         dismissed = try r.readFixedArray()
+    }
+
+    /// Skips the fields after the id.
+    private static func skipRest(_ r: inout BinaryReader) throws {
+        try r.skipOptionalString()
+        try r.skipOptionalDouble()
+        try r.skipOptionalDouble()
+        try r.skipString()
+        try r.skipOptionalDouble()
+        try r.skipOptionalDouble()
+        try r.skipInt64Array()
+        try r.skipFixedArray()
+        try r.skipFixedArray()
+    }
+
+    /// The row when `keep` accepts its id's UTF-8 bytes; otherwise nil, the row skipped
+    /// without making a value (how a shard reads only its users). Tested against
+    /// `init(from:)` on every row of a generated table.
+    package static func read(_ r: inout BinaryReader, if keep: (UnsafeRawBufferPointer) -> Bool) throws -> TicketsUser? {
+        let id = try r.readStringBytes()
+        guard keep(id) else {
+            try skipRest(&r)
+            return nil
+        }
+        return try TicketsUser(id: String(decoding: id, as: UTF8.self), rest: &r)
     }
 }
 
@@ -61,14 +91,26 @@ extension TicketsUser {
     /// Only the id and followed events of a `users` row (what alerts need; a third of the
     /// time of a whole row). Tested against `init(from:)` on every row of a generated table.
     package static func readIDAndFollows(_ r: inout BinaryReader) throws -> (id: String, follows: [UInt64]) {
-        let id = try r.readString()
+        try readIDAndFollows(&r, if: { _ in true })!
+    }
+
+    /// The id and followed events of a row whose id `keep` accepts, else nil (the row skipped).
+    package static func readIDAndFollows(
+        _ r: inout BinaryReader, if keep: (UnsafeRawBufferPointer) -> Bool
+    ) throws -> (id: String, follows: [UInt64])? {
+        let idBytes = try r.readStringBytes()
+        guard keep(idBytes) else {
+            try skipRest(&r)
+            return nil
+        }
+        let id = String(decoding: idBytes, as: UTF8.self)
         try r.skipOptionalString()
-        _ = try r.readOptionalDouble()
-        _ = try r.readOptionalDouble()
+        try r.skipOptionalDouble()
+        try r.skipOptionalDouble()
         try r.skipString()
-        _ = try r.readOptionalDouble()
-        _ = try r.readOptionalDouble()
-        _ = try r.readInt64Array()
+        try r.skipOptionalDouble()
+        try r.skipOptionalDouble()
+        try r.skipInt64Array()
         let follows = try r.readFixedArray()
         try r.skipFixedArray()
         return (id, follows)

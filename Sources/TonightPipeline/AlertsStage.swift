@@ -26,11 +26,12 @@ package struct AlertsStage: Stage {
     package var shardInvariantRows: Set<String> { ["changedEvents"] }
 
     package func run(_ context: StageContext) throws -> StageOutcome {
+        var clock = PhaseClock()
         let located = try context.read(.locatedEvents)
-        var users = try context.read(.ticketsUsers, row: TicketsUser.readIDAndFollows)
-        if context.shard != nil { users.removeAll { !context.owns($0.id) } }
+        let users = try context.read(.ticketsUsers, owned: { r, owned in try TicketsUser.readIDAndFollows(&r, if: owned) })
+        clock.lap("read")
         var outcome = StageOutcome()
-        var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
+        var files = DatasetFiles(context, stage: self)
         var builder: AlertsBuilder?
         if let baseline = context.baseline {
             builder = try Self.builder(baseline: baseline, located: located)
@@ -48,6 +49,7 @@ package struct AlertsStage: Stage {
                 if !list.isEmpty { found.append((u.id, list)) }
             }
         }
+        clock.lap("baseline")
         let order = UTF8Order.sortedIndices(found.map(\.id))
         var json = JSONWriter(capacity: 1 << 12)
         var lengths: [Int] = []
@@ -58,8 +60,11 @@ package struct AlertsStage: Stage {
                 lengths.append(found[k].alerts.count)
             }
         }
+        clock.lap("alerts")
         let following = try Self.writeFollowing(users, located: located, changed: builder?.changed ?? [:], files: &files)
         try files.finish()
+        clock.lap("following")
+        for (k, v) in clock.laps { outcome.details["seconds.\(k)"] = String(format: "%.2f", v) }
         outcome.rows = ["alerts": found.count, "users": users.count, "changedEvents": builder?.changed.count ?? 0,
                         "following": following.count]
         outcome.recordLengths("following", following, users: users.count, shard: context.shard)
@@ -76,23 +81,27 @@ package struct AlertsStage: Stage {
     ) throws -> [Int] {
         // Feed events ranked once by (startsAt, id): a user's list is their follows' ranks, sorted.
         // (Fixed-width upper-case hex ids sort as their numbers.)
-        let byStart = located.indices.sorted {
-            (located[$0].event.startsAt, located[$0].event.id) < (located[$1].event.startsAt, located[$1].event.id)
-        }
+        let keys = located.map { (startsAt: $0.event.startsAt, id: $0.event.id) }
+        let byStart = keys.indices.sorted { (keys[$0].startsAt, keys[$0].id) < (keys[$1].startsAt, keys[$1].id) }
         var rankOf: [UInt64: Int32] = [:]
         rankOf.reserveCapacity(located.count)
         for (r, i) in byStart.enumerated() { rankOf[located[i].event.id] = Int32(r) }
-        // Each feed event's item, rendered once: `{"event":…,"venue":…,"startsAt":…,"status":…}`.
+        // Each followed feed event's item, rendered once, when first needed (a shard's users
+        // follow a part of the feed): `{"event":…,"venue":…,"startsAt":…,"status":…}`.
         var json = JSONWriter(capacity: 1 << 12)
-        let items: [[UInt8]] = byStart.map { i in
-            let e = located[i].event
+        var items = [[UInt8]?](repeating: nil, count: byStart.count)
+        func item(_ r: Int) -> [UInt8] {
+            if let rendered = items[r] { return rendered }
+            let e = located[byStart[r]].event
             json.beginObject()
             json.field("event", e.idString)
             json.field("venue", e.venue)
             json.field("startsAt", CivilTime.formatUTC(e.startsAt))
             json.field("status", e.status)
             json.endObject()
-            return json.take()
+            let rendered = json.take()
+            items[r] = rendered
+            return rendered
         }
         let alerted = byStart.map { changed[located[$0].event.id] != nil }
         let withFollows = users.indices.filter { !users[$0].follows.isEmpty }
@@ -114,7 +123,7 @@ package struct AlertsStage: Stage {
                 var count = 0
                 for (n, r) in ranks.enumerated() where n == 0 || ranks[n - 1] != r {  // a follow listed twice counts once
                     if count > 0 { record.append(UInt8(ascii: ",")) }
-                    let item = items[Int(r)]
+                    let item = item(Int(r))
                     if alerted[Int(r)] {
                         record += item[..<(item.count - 1)]
                         record += alertField

@@ -33,13 +33,31 @@ package struct DatasetFiles {
     package let frameBytes: Int
     package let level: Int32
     package let dictionaryBytes: Int
+    /// Datasets written as a shard's part: read once, in order, by the merge, which writes
+    /// the published files itself.
+    let parts: Set<String>
     private(set) var entries: [Entry] = []
 
-    package init(directory: URL, config: TonightConfig) {
+    /// The frames of a part: large, plain (no dictionary to train, no key table), level 1.
+    package static let partFrameBytes = 64 << 10
+
+    /// Datasets in `directory`, shaped by the snapshot keys of `config`. The datasets named in
+    /// `parts` are a shard's parts (`Docs/SHARDING.md`): layout 1 in 64 KiB level-1 frames,
+    /// because the merge re-frames every record anyway and a dictionary trained per shard
+    /// would be thrown away (training costs ~0.15 s a dataset, a fixed cost every shard
+    /// would repeat).
+    package init(directory: URL, config: TonightConfig, parts: Set<String> = []) {
         self.directory = directory
         frameBytes = config[ConfigKeys.Snapshot.frameBytes]
         level = Int32(config[ConfigKeys.Snapshot.compressionLevel])
         dictionaryBytes = config[ConfigKeys.Snapshot.dictionaryBytes]
+        self.parts = parts
+    }
+
+    /// The datasets of a stage run: `stage`'s sharded datasets are parts when it runs as a shard.
+    package init(_ context: StageContext, stage: some Stage) {
+        self.init(directory: context.outputDirectory, config: context.config,
+                  parts: context.shard == nil ? [] : Set(stage.shardedDatasets))
     }
 
     /// The record layout version of each dataset (the manifest's `schemaVersion`), bumped when
@@ -62,6 +80,9 @@ package struct DatasetFiles {
     /// verified by SHA-256 before it is reused, and `publish` syncs the copies it publishes.
     package func writer(_ name: String) throws -> DatasetWriter {
         do {
+            if parts.contains(name) {
+                return try DatasetWriter(name: name, directory: directory, frameBytes: Self.partFrameBytes, level: 1, sync: false, layout: 1)
+            }
             return try DatasetWriter(name: name, directory: directory, frameBytes: frameBytes, level: level, sync: false,
                                      dictionaryBytes: dictionaryBytes)
         } catch let e as SnapshotError {

@@ -25,16 +25,19 @@ package struct PlaymateStage: Stage {
     package var shardedDatasets: [String] { ["sessions", "player_stats", "upcoming_sessions"] }
 
     package func run(_ context: StageContext) throws -> StageOutcome {
+        var clock = PhaseClock()
         let settings = try RankingConfig.settings(context.config, asOf: context.asOf, runDate: context.runDate)
         let players = try context.read(.players)
         let sessions = try context.read(.sessions)
+        clock.lap("read")
         try Self.checkIndices(players: players, sessions: sessions, file: try context.url(of: StageTable.sessions).path)
         let ranker = PlaymateRanker(players: players, sessions: sessions, settings: settings)
         // The players this stage ranks (a shard's, or all), in id byte order.
         let owned = context.shard == nil ? Array(players.indices) : players.indices.filter { context.owns(players[$0].id) }
         let order = UTF8Order.sortedIndices(owned.map { players[$0].id }).map { owned[$0] }
         let workers = Parallel.width
-        var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
+        clock.lap("prepare")
+        var files = DatasetFiles(context, stage: self)
         var suggestions = try files.writer("sessions")
         var stats = try files.writer("player_stats")
         var upcoming = try files.writer("upcoming_sessions")
@@ -71,6 +74,7 @@ package struct PlaymateStage: Stage {
         try files.add(try suggestions.finish())
         try files.add(try stats.finish())
         try files.add(try upcoming.finish())
+        clock.lap("rank")
         // Every session by id: what suggestions and the apps' session pages point at (not
         // keyed by player: shard 0 writes it for all).
         let writesSessions = (context.shard?.index ?? 0) == 0
@@ -88,7 +92,9 @@ package struct PlaymateStage: Stage {
             openCells = cells.count
         }
         try files.finish()
+        clock.lap("sessions")
         var outcome = StageOutcome()
+        for (k, v) in clock.laps { outcome.details["seconds.\(k)"] = String(format: "%.2f", v) }
         outcome.rows = ["players": owned.count, "sessions": suggestions.records, "player_stats": stats.records,
                         "upcoming_sessions": upcoming.records, "playmate_sessions": writesSessions ? sessions.count : 0,
                         "open_sessions": openCells]

@@ -40,6 +40,19 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
         return h
     }
 
+    /// The 64-bit FNV-1a hash of an id's UTF-8 bytes.
+    package static func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes {
+            h ^= UInt64(b)
+            h = h &* 0x0000_0100_0000_01b3
+        }
+        return h
+    }
+
+    /// Whether this shard owns the user or player whose id has these UTF-8 bytes.
+    package func owns(idBytes: UnsafeRawBufferPointer) -> Bool { Int(Self.fnv1a(idBytes) % UInt64(count)) == index }
+
     /// The shard (of `count`) that owns `id`.
     package static func owner(of id: String, count: Int) -> Int { Int(fnv1a(id) % UInt64(count)) }
 

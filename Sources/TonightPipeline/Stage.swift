@@ -82,6 +82,9 @@ package struct StageContext: Sendable {
 
     /// Whether the running stage owns user or player `id` (always, unless sharded).
     package func owns(_ id: String) -> Bool { shard?.owns(id) ?? true }
+
+    /// Whether the running stage owns the user or player whose id has these UTF-8 bytes.
+    package func owns(idBytes: UnsafeRawBufferPointer) -> Bool { shard?.owns(idBytes: idBytes) ?? true }
 }
 
 /// A named step of the nightly graph (pipeline.md). Stages are values; the runner decides

@@ -37,15 +37,19 @@ package struct TicketsStage: Stage {
         let venues = try context.read(.placedVenues)
         let edges = try context.read(.affinityEdges)
         // Users (read, sorted by id bytes) on one core; the index on the other.
-        let (users, index) = try Parallel.both({
-            var unsorted = try context.read(.ticketsUsers)
-            if context.shard != nil { unsorted.removeAll { !context.owns($0.id) } }
-            return UTF8Order.sortedIndices(unsorted.map(\.id)).map { unsorted[$0] }
+        let ((users, usersSeconds), (index, indexSeconds)) = try Parallel.both({
+            let t = DispatchTime.now().uptimeNanoseconds
+            let unsorted = try context.read(.ticketsUsers, owned: { r, owned in try TicketsUser.read(&r, if: owned) })
+            let sorted = UTF8Order.sortedIndices(unsorted.map(\.id)).map { unsorted[$0] }
+            return (sorted, Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9)
         }, {
-            EventIndex(events: located, venues: venues, edges: edges.map { ($0.source, $0.target, $0.score) }, settings: settings)
+            let t = DispatchTime.now().uptimeNanoseconds
+            let index = EventIndex(events: located, venues: venues, edges: edges.map { ($0.source, $0.target, $0.score) }, settings: settings)
+            return (index, Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9)
         })
+        let readInputs = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9 - max(usersSeconds, indexSeconds)
 
-        var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
+        var files = DatasetFiles(context, stage: self)
         let writers = try Self.datasetNames.map { try files.writer($0) }
         let workers = Parallel.width
         context.progress.measure(.users, total: Int64(users.count))
@@ -103,6 +107,9 @@ package struct TicketsStage: Stage {
         var outcome = StageOutcome()
         // prepare: inputs read, users sorted, index and alerts built; rank + write overlap.
         outcome.details["seconds.prepare"] = String(format: "%.2f", Double(prepared - began) / 1e9)
+        outcome.details["seconds.prepare.inputs"] = String(format: "%.2f", readInputs)
+        outcome.details["seconds.prepare.users"] = String(format: "%.2f", usersSeconds)
+        outcome.details["seconds.prepare.index"] = String(format: "%.2f", indexSeconds)
         outcome.details["seconds.rank"] = String(format: "%.2f", Double(rankNanos) / 1e9)
         outcome.details["seconds.write"] = String(format: "%.2f", Double(sink.writeNanos) / 1e9)
         outcome.details["seconds.rankAndWrite"] = String(format: "%.2f", Double(ranked - prepared) / 1e9)

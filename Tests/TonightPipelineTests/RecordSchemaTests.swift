@@ -122,6 +122,25 @@ import TonightRanking
         #expect(whole.contains { !$0.follows.isEmpty })
     }
 
+    /// A shard's readers skip the rows it does not own and decode the others whole: every
+    /// third row kept gives exactly those rows (a skip that read one byte too few or too many
+    /// would misread the next row or fail).
+    @Test func ownedRowsAreTheWholeRowsOfTheKeptIDs() throws {
+        let url = Self.stages["load-tickets"]!.appendingPathComponent("users.bin")
+        let whole = try BinaryTable.read(TicketsUser.self, table: "users", from: url)
+        let kept = Set(whole.indices.filter { $0 % 3 == 1 }.map { whole[$0].id })
+        #expect(kept.count > 1 && kept.count < whole.count)
+        let keep: (UnsafeRawBufferPointer) -> Bool = { kept.contains(String(decoding: $0, as: UTF8.self)) }
+        let users = try BinaryTable.read(TicketsUser.self, table: "users", from: url, some: { r in try TicketsUser.read(&r, if: keep) })
+        #expect(users == whole.filter { kept.contains($0.id) })
+        let follows = try BinaryTable.read(TicketsUser.self, table: "users", from: url,
+                                           some: { r in try TicketsUser.readIDAndFollows(&r, if: keep) })
+        #expect(follows.map(\.id) == users.map(\.id))
+        #expect(follows.map(\.follows) == users.map(\.follows))
+        let none = try BinaryTable.read(TicketsUser.self, table: "users", from: url, some: { r in try TicketsUser.read(&r, if: { _ in false }) })
+        #expect(none.isEmpty)
+    }
+
     static func readBack<R: BinaryRecord>(_ row: R) throws -> R {
         let bytes = RecordEncoder.binaryBytes(row)
         return try bytes.withUnsafeBytes { raw in

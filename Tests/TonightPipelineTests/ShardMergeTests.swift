@@ -105,6 +105,16 @@ import TonightSnapshot
             #expect(!run.stages.contains { $0.stage == "publish" || $0.stage == "catalog" })
             let record = try ShardRecord.read(work.appendingPathComponent("shards/\(n)/\(i).json"))
             #expect(record.parts.map(\.stage) == ["tickets", "alerts", "playmate"])
+            // Parts are plain 64 KiB frames (the merge re-frames them): no dictionary, no key
+            // table; a dataset shard 0 writes whole keeps the published layout.
+            for part in record.parts {
+                let stage = try StageGraph.standard.stage(part.stage)
+                for entry in try DatasetFiles.read(work.appendingPathComponent(part.directory)) {
+                    let isPart = stage.shardedDatasets.contains(entry.name)
+                    #expect((entry.layout ?? 1) == (isPart ? 1 : 2), "\(part.stage) \(entry.name)")
+                    #expect(isPart ? entry.dictionary == nil && entry.keyTable == nil : entry.keyTable != nil, "\(part.stage) \(entry.name)")
+                }
+            }
         }
         // Shards publish nothing: CURRENT is still night 1's.
         let night1 = SnapshotDirectory(root: Self.night.night1Out.appendingPathComponent("snapshots"))
