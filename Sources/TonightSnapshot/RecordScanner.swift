@@ -16,11 +16,13 @@ package struct RecordScanner {
     }
 
     private let rules: [Rule]
+    /// The rules' paths as flat per-depth tables (what the walker reads).
+    private let tables: ScannerTables
 
     /// The rules must number at most 32.
     package init(_ rules: [ReferenceRule]) {
         precondition(rules.count <= 32)
-        self.rules = rules.map { r in
+        let compiled = rules.map { r in
             Rule(steps: r.path.map { step in
                 switch step {
                 case .field(let f): .field(Array(f.utf8))
@@ -28,6 +30,15 @@ package struct RecordScanner {
                 }
             }, condition: r.condition.map { (Array($0.field.utf8), Array($0.value.utf8), $0.when) })
         }
+        self.rules = compiled
+        tables = ScannerTables(
+            paths: compiled.map { rule in
+                rule.steps.map { step -> [UInt8]? in
+                    if case .field(let name) = step { return name }
+                    return nil
+                }
+            },
+            conditional: compiled.map { $0.condition != nil })
     }
 
     struct Malformed: Error {
@@ -37,7 +48,8 @@ package struct RecordScanner {
     /// Calls `found(rule, value)` for every value the rules reach (strings unescaped, numbers
     /// as their text). Throws `Malformed` when the line is not one JSON value.
     package func scan(_ line: UnsafeBufferPointer<UInt8>, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
-        var w = Walker(b: line, rules: rules)
+        var w = Walker(b: line, rules: rules, t: tables.view)
+        defer { withExtendedLifetime(tables) {} }  // the view points into the tables
         let all: UInt32 = rules.isEmpty ? 0 : UInt32.max >> (32 - rules.count)
         try w.value(depth: 0, active: all, found: found)
         w.space()
@@ -46,7 +58,9 @@ package struct RecordScanner {
 
     private struct Walker {
         let b: UnsafeBufferPointer<UInt8>
+        /// Read only for conditions, at the end of an object that held a value back.
         let rules: [Rule]
+        let t: ScannerTables.View
         var i = 0
         var scratch: [UInt8] = []
 
@@ -68,31 +82,13 @@ package struct RecordScanner {
             while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
         }
 
-        /// The rules of `active` that end at `depth`, and those that go on with `step`.
-        @inline(__always)
-        func matching(_ active: UInt32, depth: Int, _ test: (Step) -> Bool) -> UInt32 {
-            var out: UInt32 = 0
-            var m = active
-            while m != 0 {
-                let r = m.trailingZeroBitCount
-                m &= m - 1
-                let steps = rules[r].steps
-                if steps.count > depth, test(steps[depth]) { out |= 1 << r }
-            }
-            return out
-        }
-
+        /// Walks one value at `depth`: emits it for the rules of `active` that end here, or
+        /// walks into it for those that go on.
         mutating func value(depth: Int, active: UInt32, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
             guard depth < 64 else { throw malformed() }
             space()
             guard i < b.count else { throw malformed() }
-            var ending: UInt32 = 0
-            var m = active
-            while m != 0 {
-                let r = m.trailingZeroBitCount
-                m &= m - 1
-                if rules[r].steps.count == depth { ending |= 1 << r }
-            }
+            let ending = active & t.ending(at: depth)
             switch b[i] {
             case 0x7B: try object(depth: depth, active: active & ~ending, found: found)
             case 0x5B: try array(depth: depth, active: active & ~ending, found: found)
@@ -157,13 +153,7 @@ package struct RecordScanner {
             i += 1
             // Rules ending in a member of this object that depend on a sibling: their values
             // wait for the end of the object.
-            var conditional: UInt32 = 0
-            var m = active
-            while m != 0 {
-                let r = m.trailingZeroBitCount
-                m &= m - 1
-                if rules[r].condition != nil && rules[r].steps.count == depth + 1 { conditional |= 1 << r }
-            }
+            let conditional = active & t.conditional(at: depth)
             var held: [(Int, [UInt8])] = []
             var siblings: [([UInt8], [UInt8])] = []
             space()
@@ -183,9 +173,9 @@ package struct RecordScanner {
                 if active == 0 {
                     next = 0
                 } else if let escapedKey {
-                    next = escapedKey.withUnsafeBufferPointer { fields(active, depth: depth, named: $0) }
+                    next = active & escapedKey.withUnsafeBufferPointer { t.member($0, at: depth) }
                 } else {
-                    next = fields(active, depth: depth, named: UnsafeBufferPointer(rebasing: b[keyRange]))
+                    next = active & t.member(UnsafeBufferPointer(rebasing: b[keyRange]), at: depth)
                 }
                 if next == 0 {
                     space()
@@ -220,25 +210,10 @@ package struct RecordScanner {
             }
         }
 
-        /// The rules of `active` whose step at `depth` is the member `name`.
-        @inline(__always)
-        func fields(_ active: UInt32, depth: Int, named name: UnsafeBufferPointer<UInt8>) -> UInt32 {
-            var out: UInt32 = 0
-            var m = active
-            while m != 0 {
-                let r = m.trailingZeroBitCount
-                m &= m - 1
-                let steps = rules[r].steps
-                guard steps.count > depth, case .field(let f) = steps[depth], f.count == name.count else { continue }
-                let same = f.withUnsafeBufferPointer { name.count == 0 || memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0 }
-                if same { out |= 1 << r }
-            }
-            return out
-        }
-
+        /// Walks an array: its elements for the rules that step into each.
         mutating func array(depth: Int, active: UInt32, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
             i += 1
-            let next = matching(active, depth: depth) { $0 == .each }
+            let next = active & t.each(at: depth)
             space()
             if i < b.count, b[i] == 0x5D {
                 i += 1

@@ -222,13 +222,17 @@ struct DatasetCheck: Sendable {
         var count = 0
         let collect = collectKeys
         do {
-            try scanner.scan(line) { rule, value in
-                if collect {
-                    found.append((rule, Array(value)))
-                } else if let set = targets[rule], !set.contains(value) {
-                    found.append((rule, Array(value)))
+            // The closure captures only plain pointers: an array captured by value was retained
+            // and released at every step of the walk (a sixth of a verification pass).
+            try targets.withUnsafeBufferPointer { targets in
+                try scanner.scan(line) { rule, value in
+                    if collect {
+                        found.append((rule, Array(value)))
+                    } else if let set = targets[rule], !set.contains(value) {
+                        found.append((rule, Array(value)))
+                    }
+                    count += 1
                 }
-                count += 1
             }
             report.references += count
         } catch {

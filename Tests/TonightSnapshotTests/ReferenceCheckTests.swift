@@ -24,6 +24,31 @@ import Testing
         ])
     }
 
+    /// The compiled tables answer what the rules say at every depth, gaps included (no member
+    /// at depth 1 of `items[].event`; depth 3 only for the longest path; a name shared by two
+    /// rules at one depth gives both).
+    @Test func scannerTablesAnswerPerDepth() throws {
+        let tables = ScannerTables(paths: [[Array("items".utf8), nil, Array("event".utf8)],
+                                           [Array("items".utf8), nil, Array("because".utf8), nil],
+                                           [Array("venue".utf8)], [Array("event".utf8)]],
+                                   conditional: [true, false, false, true])
+        let t = tables.view
+        func member(_ name: String, _ depth: Int) -> UInt32 {
+            Array(name.utf8).withUnsafeBufferPointer { t.member($0, at: depth) }
+        }
+        #expect(t.depths == 5)
+        #expect(member("items", 0) == 0b0011)
+        #expect(member("venue", 0) == 0b0100)
+        #expect(member("event", 0) == 0b1000)
+        #expect(member("event", 1) == 0 && member("items", 1) == 0)
+        #expect(member("event", 2) == 0b0001 && member("because", 2) == 0b0010 && member("venue", 2) == 0)
+        #expect(member("", 0) == 0 && member("item", 0) == 0 && member("event", 7) == 0)
+        #expect(t.each(at: 1) == 0b0011 && t.each(at: 3) == 0b0010 && t.each(at: 0) == 0 && t.each(at: 9) == 0)
+        #expect(t.ending(at: 1) == 0b1100 && t.ending(at: 3) == 0b0001 && t.ending(at: 4) == 0b0010 && t.ending(at: 0) == 0)
+        #expect(t.conditional(at: 2) == 0b0001 && t.conditional(at: 0) == 0b1000 && t.conditional(at: 3) == 0)
+        withExtendedLifetime(tables) {}
+    }
+
     @Test func escapedStringsAreUnescaped() throws {
         let rules = [ReferenceRule("sessions", "items[].session", "playmate_sessions")]
         #expect(try Self.found(rules, #"{"key":"p","items":[{"session":"a\"b\\c\u0041"}]}"#) == [#"items[].session=a"b\cA"#])
