@@ -67,9 +67,12 @@ package struct TicketsStage: Stage {
         let writer = BackgroundJob()
         writer.start {
             do {
-                while let parts = handoff.take() {
+                while var parts = handoff.take() {
                     try sink.write(parts)
-                    for var p in parts {
+                    // Popped, each batch's buffers are referenced once, so emptying them keeps
+                    // their memory (emptying a copy while `parts` still held the original
+                    // allocated fresh buffers: a tenth of the stage went to page faults).
+                    while var p = parts.popLast() {
                         p.removeAll()
                         spare.withLock { $0.append(p) }
                     }

@@ -47,6 +47,8 @@ package struct SeekableZstdWriter {
     /// per batch made glibc's heap grow by hundreds of megabytes over a big dataset).
     private var chunk: [UInt8] = []
     private let sink: (([UInt8]) throws -> Void)?
+    /// Contexts kept across batches (configured for `level` and `dictionary`).
+    private let contexts: CompressionContexts
     package private(set) var records = 0
     package private(set) var uncompressedBytes = 0
     package private(set) var compressedBytes = 0
@@ -57,6 +59,7 @@ package struct SeekableZstdWriter {
         self.level = level
         self.dictionary = dictionary
         self.sink = sink
+        contexts = CompressionContexts(level: level, dictionary: dictionary)
     }
 
     /// Appends one record (a JSON object without the newline) under `key`; keys must come in
@@ -103,13 +106,11 @@ package struct SeekableZstdWriter {
     private mutating func compressPending() throws {
         guard !rawFrames.isEmpty else { return }
         let batch = rawFrames
-        let level = self.level
-        let dictionary = self.dictionary
         let workers = min(batch.count, Parallel.width)
         // Worker w compresses frames w, w + workers, …, into one buffer of its own, with one
         // context configured once (level, checksum, dictionary: only the session is reset
         // between frames; a full reset per frame cost ~10 % at 64 KiB and more at 2 KiB).
-        let parts = try Self.compress(raw, batch, level: level, dictionary: dictionary, workers: workers)
+        let parts = try Self.compress(raw, batch, contexts: contexts, workers: workers)
         // The open frame's bytes move to the front of the buffer (no other reference to it is
         // alive here, so this does not copy).
         raw.removeSubrange(0..<pendingStart)
@@ -138,32 +139,30 @@ package struct SeekableZstdWriter {
 
     /// Compresses the frames of `batch` (ranges of `raw`) on `workers` threads; worker w's
     /// frames w, w + workers, … back to back in its buffer, with their end offsets.
-    private static func compress(_ raw: [UInt8], _ batch: [(range: Range<Int>, info: FrameInfo)], level: Int32,
-                                 dictionary: CompressionDictionary?, workers: Int) throws -> [(bytes: [UInt8], ends: [Int])?] {
+    private static func compress(_ raw: [UInt8], _ batch: [(range: Range<Int>, info: FrameInfo)],
+                                 contexts: CompressionContexts, workers: Int) throws -> [(bytes: [UInt8], ends: [Int])?] {
         try Parallel.map(workers) { w -> (bytes: [UInt8], ends: [Int])? in
-            raw.withUnsafeBytes { source -> (bytes: [UInt8], ends: [Int])? in
-                guard let cctx = ZSTD_createCCtx() else { return nil }
-                defer { ZSTD_freeCCtx(cctx) }
-                ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level)
-                ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1)
-                ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1)
-                if let dictionary { ZSTD_CCtx_refCDict(cctx, dictionary.cdict) }
-                var out: [UInt8] = []
-                var ends: [Int] = []
-                for i in stride(from: w, to: batch.count, by: workers) {
-                    let r = batch[i].range
-                    ZSTD_CCtx_reset(cctx, ZSTD_reset_session_only)
-                    let start = out.count, bound = ZSTD_compressBound(r.count)
-                    out.append(contentsOf: repeatElement(0, count: bound))
-                    let n = out.withUnsafeMutableBytes { o in
-                        ZSTD_compress2(cctx, o.baseAddress! + start, bound, source.baseAddress! + r.lowerBound, r.count)
+            let mine = stride(from: w, to: batch.count, by: workers)
+            return raw.withUnsafeBytes { source in
+                contexts.with { cctx -> (bytes: [UInt8], ends: [Int])? in
+                    var out: [UInt8] = []
+                    var ends: [Int] = []
+                    // Room for every frame's bound at once: a growing buffer re-touched its pages.
+                    out.reserveCapacity(mine.reduce(0) { $0 + ZSTD_compressBound(batch[$1].range.count) })
+                    for i in mine {
+                        let r = batch[i].range
+                        ZSTD_CCtx_reset(cctx, ZSTD_reset_session_only)
+                        let start = out.count, bound = ZSTD_compressBound(r.count)
+                        out.append(contentsOf: repeatElement(0, count: bound))
+                        let n = out.withUnsafeMutableBytes { o in
+                            ZSTD_compress2(cctx, o.baseAddress! + start, bound, source.baseAddress! + r.lowerBound, r.count)
+                        }
+                        guard ZSTD_isError(n) == 0, n >= 4 else { return nil }
+                        out.removeLast(bound - n)
+                        ends.append(out.count)
                     }
-                    guard ZSTD_isError(n) == 0, n >= 4 else { return nil }
-                    out.removeLast(bound - n)
-                    ends.append(out.count)
-                }
-                withExtendedLifetime(dictionary) {}
-                return (out, ends)
+                    return (out, ends)
+                } ?? nil
             }
         }
     }
