@@ -18,7 +18,7 @@ package struct ParseAffinityStage: Stage {
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         let t0 = Date()
-        let artists = try context.read(.feedArtists).map { (id: $0.id, name: $0.name) }
+        let artists = try context.read(.feedArtists, row: FeedArtist.readIDAndName)
         let t1 = Date()
         var parser = AffinityParser(artists: artists)
         let t2 = Date()

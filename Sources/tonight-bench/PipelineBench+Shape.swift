@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import TonightCore
 import TonightSnapshot
 
 extension PipelineBench {
@@ -56,54 +55,5 @@ extension PipelineBench {
             }
         }
         return n
-    }
-}
-
-extension PipelineBench {
-    /// The floor of the tickets stage: its output NDJSON compressed by `zstd -1 -T0` alone
-    /// (decompressed first into memory-backed files, so that only the compression is timed),
-    /// against the stage's median, in the same invocation.
-    static func floorTable(snapshots: URL, tickets: Double) throws -> BenchTable {
-        let snapshot = try Snapshot.openCurrent(in: snapshots, cacheBytes: 0)
-        let scratch = URL(fileURLWithPath: FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory())
-            .appendingPathComponent("tonight-floor-\(getpid())")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        var files: [String] = []
-        var bytes: Int64 = 0
-        for name in ["explore", "feed", "tonight"] {
-            guard let d = snapshot.datasets[name] else { continue }
-            let out = scratch.appendingPathComponent("\(name).ndjson").path
-            // Decompressed by the reader (layout 2's frames need the dataset's dictionary, and
-            // `zstd -D` pays ~70 µs a frame to load it: minutes for these datasets).
-            let sink = try FileSink(URL(fileURLWithPath: out))
-            var buffer: [UInt8] = []
-            buffer.reserveCapacity(4 << 20)
-            try d.forEachRecord { json in
-                buffer += json
-                buffer.append(0x0A)
-                if buffer.count >= 4 << 20 {
-                    try sink.write(buffer)
-                    buffer.removeAll(keepingCapacity: true)
-                }
-            }
-            try sink.write(buffer)
-            try sink.close()
-            files.append(out)
-            bytes += d.entry.uncompressedBytes
-        }
-        let quoted = files.map { "'\($0)'" }.joined(separator: " ")
-        var times: [Double] = []
-        for _ in 0..<3 {
-            let r = try ChildProcess.run(["/bin/sh", "-c", "cat \(quoted) | zstd -1 -T0 -q -c > /dev/null"])
-            guard r.status == 0 else { throw ValidationError("cat | zstd -1 -T0 ended with status \(r.status)") }
-            times.append(r.seconds)
-        }
-        var table = BenchTable("Floor of the tickets stage: its \(String(format: "%.0f", Double(bytes) / 1e6)) MB of NDJSON through `zstd -1 -T0` (3 runs)",
-                               columns: ["what", "median s"])
-        table.row(["`cat | zstd -1 -T0` of explore, feed, tonight", sec(median(times))])
-        table.row(["tickets stage (rank + write + compress)", sec(tickets)])
-        table.goal(Goal(name: "tickets / floor", value: tickets / max(median(times), 1e-9), goal: 2, direction: .atMost, unit: "×", decimals: 2))
-        return table
     }
 }

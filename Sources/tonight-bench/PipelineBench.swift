@@ -89,10 +89,11 @@ struct PipelineBench: ParsableCommand {
         let snapshots = work.appendingPathComponent("out/snapshots")
         var tables = [table]
         do {
-            tables.append(try Self.floorTable(snapshots: snapshots, tickets: median(durations["tickets"] ?? [])))
+            tables.append(try Self.floorsTable(work: work, order: order, durations: durations))
         } catch {
             // E.g. /dev/shm too small for the decompressed lists: the stage figures still stand.
-            FileHandle.standardError.write(Data("tickets floor not measured: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("floors not measured: \(error)\n".utf8))
+            tables[0].note("floors not measured: \(error)")
         }
         tables.append(try Self.shapeTable(snapshots: snapshots, dataName: dataName))
         tables.append(try Self.datasetTable(snapshots: snapshots))

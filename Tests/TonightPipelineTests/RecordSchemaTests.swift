@@ -122,6 +122,17 @@ import TonightRanking
         #expect(whole.contains { !$0.follows.isEmpty })
     }
 
+    /// The partial reader parse-affinity uses agrees with the whole row on every artist.
+    @Test func artistIDAndNameAgreeWithTheWholeRow() throws {
+        let url = Self.stages["parse-feed"]!.appendingPathComponent("artists.bin")
+        let whole = try BinaryTable.read(FeedArtist.self, table: "artists", from: url)
+        let partial = try BinaryTable.read(FeedArtist.self, table: "artists", from: url, row: FeedArtist.readIDAndName)
+        #expect(whole.count > 1)
+        #expect(whole.map(\.id) == partial.map(\.id))
+        #expect(whole.map(\.name) == partial.map(\.name))
+        #expect(whole.contains { $0.url != nil || $0.imageUrl != nil })
+    }
+
     /// A shard's readers skip the rows it does not own and decode the others whole: every
     /// third row kept gives exactly those rows (a skip that read one byte too few or too many
     /// would misread the next row or fail).
