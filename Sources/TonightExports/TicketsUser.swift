@@ -116,19 +116,19 @@ extension TicketsUser {
         return (id, follows)
     }
 
-    /// Only the favourite artists of a `users` row (what the catalog counts). Tested against
-    /// `init(from:)` on every row of a generated table.
-    package static func readFavorites(_ r: inout BinaryReader) throws -> [Int64] {
+    /// Appends the favourite artists of a `users` row to `out` (how the catalog counts them:
+    /// one flat array, not an array per user). Tested against `init(from:)`.
+    package static func appendFavorites(_ r: inout BinaryReader, to out: inout [Int64]) throws {
         try r.skipString()
         try r.skipOptionalString()
-        _ = try r.readOptionalDouble()
-        _ = try r.readOptionalDouble()
+        try r.skipOptionalDouble()
+        try r.skipOptionalDouble()
         try r.skipString()
-        _ = try r.readOptionalDouble()
-        _ = try r.readOptionalDouble()
-        let favorites = try r.readInt64Array()
+        try r.skipOptionalDouble()
+        try r.skipOptionalDouble()
+        let n = try r.readCount(bytesPerElement: 1)
+        for _ in 0..<n { out.append(try r.readInt64()) }
         try r.skipFixedArray()
         try r.skipFixedArray()
-        return favorites
     }
 }

@@ -5,6 +5,8 @@ import TonightExports
 import TonightFeed
 import TonightGeo
 import TonightRanking
+import TonightSnapshot
+import TonightSnapshotWriter
 
 /// `catalog`: the cleaned events, venues, artists and categories and the `artist_suggest`,
 /// `category_artists` and `nearby` indexes and the artist and venue pages (`artist_events`,
@@ -39,14 +41,14 @@ package struct CatalogStage: Stage {
     }
 
     package func run(_ context: StageContext) throws -> StageOutcome {
+        var clock = PhaseClock()
         let artists = try context.read(.feedArtists)
         let categories = try context.read(.feedCategories)
         let venues = try context.read(.placedVenues)
         let events = try context.read(.locatedEvents)
-        var favorites: [Int64: Int] = [:]
-        for list in try context.read(.ticketsUsers, row: TicketsUser.readFavorites) {
-            for a in list { favorites[a, default: 0] += 1 }
-        }
+        clock.lap("read")
+        let favorites = try Self.favoriteCounts(context)
+        clock.lap("favorites")
         let builder = CatalogBuilder(
             settings: Self.settings(context.config, asOf: context.asOf), artists: artists, categories: categories,
             venues: venues, events: events, favorites: favorites)
@@ -64,18 +66,52 @@ package struct CatalogStage: Stage {
             progress.update(done: done.withLock { $0 += 1; return $0 })
             return records
         }
+        clock.lap("build")
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
         var outcome = StageOutcome()
-        for (k, (name, records)) in zip(Self.datasetNames, built).enumerated() {
+        // The datasets are written side by side (each trains its own dictionary, on one core),
+        // then listed in their fixed order.
+        let names = Self.datasetNames, shape = files
+        let summaries = try Parallel.map(names.count) { k -> DatasetWriter.Summary in
             try Interruption.check()
-            context.progress.update(done: Int64(makers.count + k))
-            try files.write(name) { w in
-                for r in records { try w.append(key: r.key, json: r.json) }
+            var w = try shape.writer(names[k])
+            do {
+                for r in built[k] { try w.append(key: r.key, json: r.json) }
+                let summary = try w.finish()
+                progress.update(done: done.withLock { $0 += 1; return $0 })
+                return summary
+            } catch let e as SnapshotError {
+                throw TonightError(e)
             }
-            outcome.rows[name] = records.count
+        }
+        for (k, summary) in summaries.enumerated() {
+            try files.add(summary)
+            outcome.rows[names[k]] = built[k].count
         }
         try files.finish()
+        clock.lap("write")
+        for (k, v) in clock.laps { outcome.details["seconds.\(k)"] = String(format: "%.2f", v) }
         return outcome
+    }
+
+    /// How many users list each artist as a favourite: the favourites read into one flat
+    /// array, then counted on every core (a dictionary per worker, merged).
+    static func favoriteCounts(_ context: StageContext) throws -> [Int64: Int] {
+        var flat: [Int64] = []
+        _ = try context.read(.ticketsUsers, owned: { r, _ -> Never? in
+            try TicketsUser.appendFavorites(&r, to: &flat)
+            return nil
+        })
+        let all = flat
+        let width = Parallel.width
+        let parts = try Parallel.map(width) { w -> [Int64: Int] in
+            var counts: [Int64: Int] = [:]
+            for a in all[Parallel.range(w, of: width, in: all.count)] { counts[a, default: 0] += 1 }
+            return counts
+        }
+        guard var counts = parts.first else { return [:] }
+        for part in parts.dropFirst() { counts.merge(part, uniquingKeysWith: +) }
+        return counts
     }
 
     package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {

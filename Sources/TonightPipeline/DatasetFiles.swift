@@ -6,7 +6,7 @@ import TonightSnapshotWriter
 /// The snapshot datasets a stage writes into its output directory, already in the published
 /// format (seekable zstd NDJSON in key order plus the key index), so that `publish` only
 /// links, checks and records them. `datasets.json` lists what was written.
-package struct DatasetFiles {
+package struct DatasetFiles: Sendable {
     package static let listFile = "datasets.json"
 
     /// One dataset as the stage wrote it.

@@ -115,9 +115,14 @@ import TonightRanking
                                            row: TicketsUser.readIDAndFollows)
         #expect(whole.map(\.id) == partial.map(\.id))
         #expect(whole.map(\.follows) == partial.map(\.follows))
-        let favorites = try BinaryTable.read(TicketsUser.self, table: "users", from: dir.appendingPathComponent("users.bin"),
-                                             row: TicketsUser.readFavorites)
-        #expect(whole.map(\.favorites) == favorites)
+        var flat: [Int64] = []
+        let none = try BinaryTable.read(TicketsUser.self, table: "users", from: dir.appendingPathComponent("users.bin"),
+                                        some: { r -> Int? in
+                                            try TicketsUser.appendFavorites(&r, to: &flat)
+                                            return nil
+                                        })
+        #expect(none.isEmpty)
+        #expect(whole.flatMap(\.favorites) == flat)
         #expect(whole.contains { !$0.favorites.isEmpty })
         #expect(whole.contains { !$0.follows.isEmpty })
     }
