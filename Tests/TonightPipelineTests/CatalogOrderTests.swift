@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import TonightFeed
+@testable import TonightRanking
+
+/// The catalog's artist order (favourites desc, upcoming desc, name bytes, id) compares names
+/// as bytes but keeps `String` equality for names that are not ASCII: canonically equivalent
+/// spellings (é as one scalar or two, Å, A + ring, the ångström sign) tie and fall to the id,
+/// exactly as the comparison of `String`s did. Checked against that comparison on a shuffled
+/// list full of ties.
+@Suite struct CatalogOrderTests {
+    static let names = ["", "A", "Ab", "Abc", "abc", "B", "Beyoncé", "Beyonce\u{301}", "Zoë", "Zoe\u{308}",
+                        "\u{C5}ngel", "A\u{30A}ngel", "\u{212B}ngel", "Ab ", "Ab\t", "Émile", "Ñu", "N\u{303}u"]
+
+    /// The comparison the catalog used before names were compared as bytes.
+    static func reference(_ list: [FeedArtist], fav: [Int64: Int], up: [Int64: Int], byUpcoming: Bool) -> [Int] {
+        list.indices.sorted { i, j in
+            let fi = fav[list[i].id] ?? 0, fj = fav[list[j].id] ?? 0
+            if fi != fj { return fi > fj }
+            let ui = up[list[i].id] ?? 0, uj = up[list[j].id] ?? 0
+            if byUpcoming && ui != uj { return ui > uj }
+            let a = list[i], b = list[j]
+            if a.name != b.name { return a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
+            return a.id < b.id
+        }
+    }
+
+    @Test(arguments: [1, 2, 3]) func byteOrderWithCanonicalTies(_ seed: UInt64) throws {
+        var rng = SplitMix(seed)
+        var artists: [FeedArtist] = []
+        for id in 1...400 {
+            let name = Self.names[Int(rng.next() % UInt64(Self.names.count))]
+            artists.append(FeedArtist(id: Int64(id * 7 % 401), name: name, category: nil, url: nil, imageUrl: nil, line: id))
+        }
+        artists.shuffle(using: &rng)
+        var favorites: [Int64: Int] = [:]
+        for a in artists where rng.next() % 3 == 0 { favorites[a.id] = Int(rng.next() % 3) }
+        let builder = CatalogBuilder(settings: .init(asOf: 0), artists: artists, categories: [], venues: [], events: [],
+                                     favorites: favorites)
+        for byUpcoming in [false, true] {
+            #expect(builder.rankedIndices(artists, byUpcoming: byUpcoming)
+                == Self.reference(artists, fav: favorites, up: [:], byUpcoming: byUpcoming))
+        }
+        // The list has ties that only canonical equivalence breaks to the id.
+        #expect("Beyoncé" == "Beyonce\u{301}" && Array("Beyoncé".utf8) != Array("Beyonce\u{301}".utf8))
+    }
+
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        init(_ seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
