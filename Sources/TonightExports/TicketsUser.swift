@@ -61,14 +61,20 @@ package struct TicketsUser: Sendable, Equatable, BinaryRecord {
         dismissed = try r.readFixedArray()
     }
 
-    /// Skips the fields after the id.
-    private static func skipRest(_ r: inout BinaryReader) throws {
+    /// Skips the fields between the id and the favourites (home ZIP, coordinates, location,
+    /// radius, price cap).
+    fileprivate static func skipPlace(_ r: inout BinaryReader) throws {
         try r.skipOptionalString()
         try r.skipOptionalDouble()
         try r.skipOptionalDouble()
         try r.skipString()
         try r.skipOptionalDouble()
         try r.skipOptionalDouble()
+    }
+
+    /// Skips the fields after the id.
+    fileprivate static func skipRest(_ r: inout BinaryReader) throws {
+        try skipPlace(&r)
         try r.skipInt64Array()
         try r.skipFixedArray()
         try r.skipFixedArray()
@@ -104,12 +110,7 @@ extension TicketsUser {
             return nil
         }
         let id = String(decoding: idBytes, as: UTF8.self)
-        try r.skipOptionalString()
-        try r.skipOptionalDouble()
-        try r.skipOptionalDouble()
-        try r.skipString()
-        try r.skipOptionalDouble()
-        try r.skipOptionalDouble()
+        try skipPlace(&r)
         try r.skipInt64Array()
         let follows = try r.readFixedArray()
         try r.skipFixedArray()
@@ -120,12 +121,7 @@ extension TicketsUser {
     /// one flat array, not an array per user). Tested against `init(from:)`.
     package static func appendFavorites(_ r: inout BinaryReader, to out: inout [Int64]) throws {
         try r.skipString()
-        try r.skipOptionalString()
-        try r.skipOptionalDouble()
-        try r.skipOptionalDouble()
-        try r.skipString()
-        try r.skipOptionalDouble()
-        try r.skipOptionalDouble()
+        try skipPlace(&r)
         let n = try r.readCount(bytesPerElement: 1)
         for _ in 0..<n { out.append(try r.readInt64()) }
         try r.skipFixedArray()

@@ -71,7 +71,7 @@ package struct TicketsStage: Stage {
                     try sink.write(parts)
                     // Popped, each batch's buffers are referenced once, so emptying them keeps
                     // their memory (emptying a copy while `parts` still held the original
-                    // allocated fresh buffers: a tenth of the stage went to page faults).
+                    // allocated fresh buffers for every block).
                     while var p = parts.popLast() {
                         p.removeAll()
                         spare.withLock { $0.append(p) }

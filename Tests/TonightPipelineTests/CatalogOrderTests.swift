@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TonightFeed
+import TonightGenerator
 @testable import TonightRanking
 
 /// The catalog's artist order (favourites desc, upcoming desc, name bytes, id) compares names
@@ -26,7 +27,7 @@ import TonightFeed
     }
 
     @Test(arguments: [1, 2, 3]) func byteOrderWithCanonicalTies(_ seed: UInt64) throws {
-        var rng = SplitMix(seed)
+        var rng = SplitMix64(seed: seed)
         var artists: [FeedArtist] = []
         for id in 1...400 {
             let name = Self.names[Int(rng.next() % UInt64(Self.names.count))]
@@ -43,17 +44,5 @@ import TonightFeed
         }
         // The list has ties that only canonical equivalence breaks to the id.
         #expect("Beyoncé" == "Beyonce\u{301}" && Array("Beyoncé".utf8) != Array("Beyonce\u{301}".utf8))
-    }
-
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        init(_ seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

@@ -2,7 +2,7 @@ import CZstd
 import Foundation
 import Testing
 import TonightBase
-import TonightSnapshotWriter
+@testable import TonightSnapshotWriter
 @testable import TonightSnapshot
 
 /// Layout 2: small frames compressed with a dictionary trained per dataset, found through the
@@ -225,6 +225,49 @@ import TonightSnapshotWriter
 
     /// The key table's hash is zstd's: the low 32 bits of XXH64 of a frame's content are the
     /// checksum libzstd writes at its end.
+    /// A writer keeps its zstd contexts across batches (~4 MiB each): every frame of a file of
+    /// several batches is byte for byte what a fresh context makes of the same records, with
+    /// and without a dictionary.
+    @Test(arguments: [false, true])
+    func contextsKeptAcrossBatchesGiveFreshContextBytes(dictionary: Bool) throws {
+        let recs = Self.records(60_000)
+        var raw: [UInt8] = [], sizes: [Int] = []
+        for (_, json) in recs {
+            raw += json
+            raw.append(0x0A)
+            sizes.append(json.count + 1)
+        }
+        #expect(raw.count > 8 << 20, "several batches")
+        var dict: CompressionDictionary?
+        if dictionary {
+            let trained = try #require(CompressionDictionary.train(samples: Array(raw.prefix(1 << 20)), sizes: Array(sizes.prefix(2_000)),
+                                                                   training: .init(capacity: 16 << 10), level: 1))
+            dict = trained
+        }
+        var w = SeekableZstdWriter(frameBytes: 2 << 10, level: 1, dictionary: dict)
+        for (key, json) in recs { try w.append(key: key, json: json) }
+        let file = try w.finish()
+        guard let cctx = ZSTD_createCCtx() else { throw SnapshotError(file: "(test)", "no context") }
+        defer { ZSTD_freeCCtx(cctx) }
+        var at = 0, compressedAt = 0
+        for f in w.frames {
+            ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters)
+            ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1)
+            ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1)
+            ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1)
+            if let dict { ZSTD_CCtx_refCDict(cctx, dict.cdict) }
+            var out = [UInt8](repeating: 0, count: ZSTD_compressBound(f.bytes))
+            let n = raw.withUnsafeBytes { src in
+                out.withUnsafeMutableBytes { ZSTD_compress2(cctx, $0.baseAddress, $0.count, src.baseAddress! + at, f.bytes) }
+            }
+            #expect(ZSTD_isError(n) == 0 && n == f.compressedSize)
+            #expect(Array(file[compressedAt..<(compressedAt + f.compressedSize)]) == Array(out.prefix(n)))
+            at += f.bytes
+            compressedAt += f.compressedSize
+        }
+        #expect(at == raw.count && w.frames.count > 4_000)
+    }
+
     @Test(arguments: [0, 1, 3, 4, 7, 8, 31, 32, 33, 64, 100, 1000, 4096, 70_001])
     func xxh64AgreesWithZstd(length: Int) throws {
         var rng = SplitMix(seed: UInt64(length))
