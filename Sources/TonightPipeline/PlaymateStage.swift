@@ -4,6 +4,7 @@ import TonightCore
 import TonightExports
 import TonightRanking
 import TonightSnapshot
+import TonightSnapshotWriter
 
 /// `playmate`: every player's suggested sessions, statistics and upcoming sessions (`sessions`,
 /// `player_stats`, `upcoming_sessions`; players ranked on all cores, output in id byte order),
@@ -38,22 +39,40 @@ package struct PlaymateStage: Stage {
         let workers = Parallel.width
         clock.lap("prepare")
         var files = DatasetFiles(context, stage: self)
-        var suggestions = try files.writer("sessions")
-        var stats = try files.writer("player_stats")
-        var upcoming = try files.writer("upcoming_sessions")
-        var lengths: [Int] = []
+        let sink = PlayerSink(
+            suggestions: try files.writer("sessions"), stats: try files.writer("player_stats"),
+            upcoming: try files.writer("upcoming_sessions"))
         let block = 16_384
         var start = 0
         context.progress.measure(.players, total: Int64(order.count))
+        // Blocks of players are ranked on all cores while a writer thread appends the previous
+        // block's records (whose frames compress on all cores): ranking and writing overlap,
+        // as in `tickets`. Each block in chunks, several per worker, taken as workers come
+        // free (players' costs are skewed); a chunk borrows a free scratch. Order is kept, so
+        // the bytes do not depend on the thread count.
+        let handoff = Handoff<[PlayerBatch]>(capacity: 2)
+        let writer = BackgroundJob()
+        writer.start {
+            do {
+                while let parts = handoff.take() { try sink.write(parts) }
+            } catch {
+                handoff.cancel()
+                throw error
+            }
+        }
+        defer { handoff.cancel() }
+        let idle = Locked((0..<workers).map { _ in PlaymateScratch(sessions: sessions.count) })
+        let chunks = workers * 8
         while start < order.count {
             try Interruption.check()
             context.progress.update(done: Int64(start))
             let slice = Array(order[start..<min(order.count, start + block)])
-            let parts = try Parallel.map(workers) { w -> PlayerBatch in
+            let parts = try Parallel.map(chunks) { c -> PlayerBatch in
                 var json = JSONWriter(capacity: 1 << 12)
-                var scratch = PlaymateScratch(sessions: sessions.count)
+                var scratch = idle.withLock { $0.popLast() }!  // at most `workers` chunks run at once
+                defer { idle.withLock { [scratch] in $0.append(scratch) } }
                 var batch = PlayerBatch()
-                for u in slice[(slice.count * w / workers)..<(slice.count * (w + 1) / workers)] {
+                for u in slice[Parallel.range(c, of: chunks, in: slice.count)] {
                     let list = ranker.suggestions(for: u, scratch: &scratch)
                     if let j = ranker.sessionsJSON(u, list, &json) { batch.suggestions.append((players[u].id, j, list.count)) }
                     batch.stats.append((players[u].id, ranker.statsJSON(u, ranker.stats(for: u), &json)))
@@ -61,19 +80,12 @@ package struct PlaymateStage: Stage {
                 }
                 return batch
             }
-            for batch in parts {
-                for (k, j, n) in batch.suggestions {
-                    try suggestions.append(key: k, json: j)
-                    lengths.append(n)
-                }
-                for (k, j) in batch.stats { try stats.append(key: k, json: j) }
-                for (k, j) in batch.upcoming { try upcoming.append(key: k, json: j) }
-            }
+            guard handoff.put(parts) else { break }  // the writer failed: its error is thrown below
             start += slice.count
         }
-        try files.add(try suggestions.finish())
-        try files.add(try stats.finish())
-        try files.add(try upcoming.finish())
+        handoff.close()
+        try writer.join()
+        for summary in try sink.finishAll() { try files.add(summary) }
         clock.lap("rank")
         // Every session by id: what suggestions and the apps' session pages point at (not
         // keyed by player: shard 0 writes it for all).
@@ -95,10 +107,10 @@ package struct PlaymateStage: Stage {
         clock.lap("sessions")
         var outcome = StageOutcome()
         for (k, v) in clock.laps { outcome.details["seconds.\(k)"] = String(format: "%.2f", v) }
-        outcome.rows = ["players": owned.count, "sessions": suggestions.records, "player_stats": stats.records,
-                        "upcoming_sessions": upcoming.records, "playmate_sessions": writesSessions ? sessions.count : 0,
+        outcome.rows = ["players": owned.count, "sessions": sink.records[0], "player_stats": sink.records[1],
+                        "upcoming_sessions": sink.records[2], "playmate_sessions": writesSessions ? sessions.count : 0,
                         "open_sessions": openCells]
-        outcome.recordLengths("sessions", lengths, users: owned.count, shard: context.shard)
+        outcome.recordLengths("sessions", sink.lengths, users: owned.count, shard: context.shard)
         return outcome
     }
 
@@ -121,6 +133,44 @@ package struct PlaymateStage: Stage {
 }
 
 /// One worker's records of a block of players.
+/// The writer side of the playmate pipeline: appends batches to the three per-player datasets
+/// in order, on the writer thread only (the stage reads it again after `join`).
+final class PlayerSink: @unchecked Sendable {
+    var suggestions: DatasetWriter
+    var stats: DatasetWriter
+    var upcoming: DatasetWriter
+    /// Each suggestion list's length, in key order.
+    private(set) var lengths: [Int] = []
+    /// Records of each dataset (sessions, player_stats, upcoming_sessions), once finished.
+    private(set) var records: [Int] = []
+
+    init(suggestions: DatasetWriter, stats: DatasetWriter, upcoming: DatasetWriter) {
+        self.suggestions = suggestions
+        self.stats = stats
+        self.upcoming = upcoming
+    }
+
+    /// Finishes the three datasets side by side (on all cores).
+    func finishAll() throws -> [DatasetWriter.Summary] {
+        var open = [suggestions, stats, upcoming]
+        // Worker d finishes writer d only.
+        let summaries = try Parallel.writing(into: &open, parts: open.count) { d, writers in try writers[d].finish() }
+        records = summaries.map(\.records)
+        return summaries
+    }
+
+    func write(_ parts: [PlayerBatch]) throws {
+        for batch in parts {
+            for (k, j, n) in batch.suggestions {
+                try suggestions.append(key: k, json: j)
+                lengths.append(n)
+            }
+            for (k, j) in batch.stats { try stats.append(key: k, json: j) }
+            for (k, j) in batch.upcoming { try upcoming.append(key: k, json: j) }
+        }
+    }
+}
+
 struct PlayerBatch: Sendable {
     var suggestions: [(String, [UInt8], Int)] = []
     var stats: [(String, [UInt8])] = []

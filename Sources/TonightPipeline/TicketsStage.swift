@@ -29,6 +29,8 @@ package struct TicketsStage: Stage {
 
     /// Users per block: each block is ranked on all cores, then handed to the writer.
     static let blockSize = 8_192
+    /// Chunks of a block per worker (load balance against the chunks' fixed cost).
+    static let chunksPerWorker = 8
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         let began = DispatchTime.now().uptimeNanoseconds
@@ -53,10 +55,10 @@ package struct TicketsStage: Stage {
         let writers = try Self.datasetNames.map { try files.writer($0) }
         let workers = Parallel.width
         context.progress.measure(.users, total: Int64(users.count))
-        // One ranker per worker for the whole stage (its place cache spans blocks); worker w
-        // only ever touches rankers[w].
+        // One ranker per worker for the whole stage (its place cache spans blocks), lent to
+        // one chunk at a time.
         let shared = TicketsRanker.sharedPlaces(users, settings: settings)
-        let rankers = (0..<workers).map { _ in RankerBox(TicketsRanker(index: index, settings: settings, sharedPlaces: shared)) }
+        let idle = Locked((0..<workers).map { _ in RankerBox(TicketsRanker(index: index, settings: settings, sharedPlaces: shared)) })
         // A pipeline of two steps: blocks of users are ranked on all cores into JSON batches
         // while the writer thread appends the previous block's batches to the datasets
         // (whose frames are compressed on all cores). Order is kept, so the bytes do not
@@ -91,12 +93,18 @@ package struct TicketsStage: Stage {
             try Interruption.check()
             let t0 = DispatchTime.now().uptimeNanoseconds
             let blockStart = start, blockEnd = min(users.count, start + Self.blockSize)
-            // Each worker ranks a contiguous slice; slices are written in order.
-            let parts = try Parallel.map(workers) { w -> TicketsBatch in
+            // The block in contiguous chunks, several per worker, taken as workers come free
+            // (users' costs are skewed, and the writer thread takes cores now and then: one
+            // slice per worker left a core idle at the end of every block). A chunk borrows
+            // a free ranker; chunks are written in order, so the bytes do not depend on who
+            // ranked what.
+            let chunks = workers * Self.chunksPerWorker
+            let parts = try Parallel.map(chunks) { c -> TicketsBatch in
                 var batch = spare.withLock { $0.popLast() } ?? TicketsBatch()
-                let from = blockStart + (blockEnd - blockStart) * w / workers
-                let to = blockStart + (blockEnd - blockStart) * (w + 1) / workers
-                Self.rank(users, from..<to, ranker: rankers[w], index: index, into: &batch)
+                let r = Parallel.range(c, of: chunks, in: blockEnd - blockStart)
+                let ranker = idle.withLock { $0.popLast() }!  // at most `workers` chunks run at once
+                defer { idle.withLock { $0.append(ranker) } }
+                Self.rank(users, (blockStart + r.lowerBound)..<(blockStart + r.upperBound), ranker: ranker, index: index, into: &batch)
                 return batch
             }
             rankNanos += DispatchTime.now().uptimeNanoseconds - t0
@@ -117,8 +125,11 @@ package struct TicketsStage: Stage {
         outcome.details["seconds.write"] = String(format: "%.2f", Double(sink.writeNanos) / 1e9)
         outcome.details["seconds.rankAndWrite"] = String(format: "%.2f", Double(ranked - prepared) / 1e9)
         outcome.rows["users"] = users.count
+        // The three datasets finished side by side (their key indexes, a line per frame, are
+        // built and compressed on one core each).
+        let summaries = try sink.finishAll()
         for (d, name) in Self.datasetNames.enumerated() {
-            let summary = try sink.finish(d)
+            let summary = summaries[d]
             try files.add(summary)
             outcome.rows[name] = summary.records
             outcome.recordLengths(name, sink.lengths[d], users: users.count, shard: context.shard)
@@ -223,7 +234,11 @@ final class TicketsSink: @unchecked Sendable {
         writeNanos += DispatchTime.now().uptimeNanoseconds - t0
     }
 
-    func finish(_ d: Int) throws -> DatasetWriter.Summary {
-        try writers[d].finish()
+    /// Finishes every dataset, on all cores; the sink is spent afterwards.
+    func finishAll() throws -> [DatasetWriter.Summary] {
+        var open = writers
+        writers = []
+        // Worker d finishes writer d only.
+        return try Parallel.writing(into: &open, parts: open.count) { d, writers in try writers[d].finish() }
     }
 }

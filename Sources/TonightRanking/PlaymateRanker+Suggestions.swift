@@ -121,9 +121,17 @@ extension PlaymateRanker {
             let f = scratch.friendStamp[i] == stamp ? Int(scratch.friendCount[i]) : 0
             var g = 0, a = 0
             if genderMask != 0 || ageMask != 0 {
-                for m in membersOf[i] {
-                    if genderMask & genderBit[Int(m)] != 0 { g += 1 }
-                    if ageMask & ageBit[Int(m)] != 0 { a += 1 }
+                // The members' counts of the groups the player asked for.
+                let counts = i * Self.groupsPerSession
+                var m = genderMask
+                while m != 0 {
+                    g += Int(groupCounts[counts + m.trailingZeroBitCount])
+                    m &= m - 1
+                }
+                m = ageMask
+                while m != 0 {
+                    a += Int(groupCounts[counts + Self.genders.count + m.trailingZeroBitCount])
+                    m &= m - 1
                 }
             }
             let score = settings.weightSport * Double(w) + settings.weightFriends * Double(f)
@@ -162,7 +170,7 @@ extension PlaymateRanker {
                     }
                 } else {
                     for s in c.bySportPlayers[sport] ?? [] where scratch.doneStamp[Int(s)] != stamp {
-                        let bound = base + coefficient * Double(membersOf[Int(s)].count)
+                        let bound = base + coefficient * Double(memberCount[Int(s)])
                         if top.count == settings.sessionsSize, let last = top.last, bound < last.score * (1 - 1e-8) { break }
                         if let x = evaluate(s) { insert(x, into: &top, played: played) }
                     }
@@ -178,7 +186,7 @@ extension PlaymateRanker {
                 }
             } else {
                 for s in c.byPlayers where scratch.doneStamp[Int(s)] != stamp && weight[Int(sportOf[Int(s)])] == 0 {
-                    let bound = coefficient * Double(membersOf[Int(s)].count)
+                    let bound = coefficient * Double(memberCount[Int(s)])
                     if top.count == settings.sessionsSize, let last = top.last, bound < last.score * (1 - 1e-8) { break }
                     if let x = evaluate(s) { insert(x, into: &top, played: played) }
                 }

@@ -4,8 +4,10 @@ import TonightExports
 import TonightGeo
 
 /// Playmate (recommendations.md): suggested sessions per player, with the app's quirks fixed
-/// (real distance, a full tie-break, filters for everyone), and player statistics.
-package struct PlaymateRanker: Sendable {
+/// (real distance, a full tie-break, filters for everyone), and player statistics. A class:
+/// its sort orders and per-player closures capture it by one reference (a struct of some
+/// twenty arrays was copied, every array retained and released, at each capture).
+package final class PlaymateRanker: Sendable {
     package struct Suggestion: Sendable, Equatable {
         package var session: Int32
         package var score: Double
@@ -55,11 +57,15 @@ package struct PlaymateRanker: Sendable {
     let creatorOf: [Int32]
     /// Known players of each session (joined and creator).
     let membersOf: [[Int32]]
+    /// `membersOf[s].count`, flat: the scans by players read it for every session they pass
+    /// (through the nested arrays, a cache miss each: a third of the suggestion time).
+    let memberCount: [Int32]
+    /// Per session, its known players per gender (3) then per age group (9): what the gender
+    /// and age matches of a player's filters sum, without walking the members.
+    let groupCounts: [Int32]
+    static let groupsPerSession = 12
     /// Per player with feedback: the sessions it declined (feedback.csv), never suggested again.
     let declinedOf: [Int32: [Int32]]
-    /// Per player: its gender and age group as one bit each (0 if unknown).
-    let genderBit: [UInt16]
-    let ageBit: [UInt16]
 
     static let genders = ["Female", "Male", "Non-binary"]
     static let ageGroups = ["Under 12", "12-17", "18-24", "25-34", "35-44", "45-54", "55-64", "65-74", "75+"]
@@ -123,8 +129,18 @@ package struct PlaymateRanker: Sendable {
             }
         }
         self.declinedOf = declinedOf
-        genderBit = players.map { p in p.gender.flatMap { Self.genders.firstIndex(of: $0) }.map { UInt16(1) << $0 } ?? 0 }
-        ageBit = ageGroup.map { g in g.flatMap { Self.ageGroups.firstIndex(of: $0) }.map { UInt16(1) << $0 } ?? 0 }
+        // Per player: its gender and age group as indexes (-1 if unknown).
+        let genderOf = players.map { p in p.gender.flatMap { Self.genders.firstIndex(of: $0) } ?? -1 }
+        let ageOf = ageGroup.map { g in g.flatMap { Self.ageGroups.firstIndex(of: $0) } ?? -1 }
+        memberCount = membersOf.map { Int32($0.count) }
+        var groupCounts = [Int32](repeating: 0, count: sessions.count * Self.groupsPerSession)
+        for (s, members) in membersOf.enumerated() {
+            for m in members {
+                if genderOf[Int(m)] >= 0 { groupCounts[s * Self.groupsPerSession + genderOf[Int(m)]] += 1 }
+                if ageOf[Int(m)] >= 0 { groupCounts[s * Self.groupsPerSession + Self.genders.count + ageOf[Int(m)]] += 1 }
+            }
+        }
+        self.groupCounts = groupCounts
         let members = membersOf
         let sport = sportOf
         let order = { (a: Int32, b: Int32) -> Bool in

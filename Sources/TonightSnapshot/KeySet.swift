@@ -26,7 +26,17 @@ final class KeySet: @unchecked Sendable {
     private var bytes: UnsafeMutableBufferPointer<UInt8>
     private var byteCount = 0
     private var ends: UnsafeMutableBufferPointer<Int>
-    private(set) var count = 0
+    /// Keys in the 32-byte slots.
+    private var generalCount = 0
+    /// Keys held, in all tables.
+    var count: Int { generalCount + bitCount + hexCount + (hexHasMax ? 1 : 0) }
+    /// Canonical decimal keys below `Compact.bitLimit`, one bit each.
+    var bits: UnsafeMutableBufferPointer<UInt64>
+    /// 16-digit upper-case hex keys as their value + 1 (0: empty); `UInt64.max` in `hexHasMax`.
+    var hexSlots: UnsafeMutableBufferPointer<UInt64>
+    var bitCount = 0
+    var hexCount = 0
+    var hexHasMax = false
 
     init(capacity: Int = 1024) {
         var n = 16
@@ -35,18 +45,25 @@ final class KeySet: @unchecked Sendable {
         slots.initialize(repeating: Slot())
         bytes = .allocate(capacity: max(64, capacity * 8))
         ends = .allocate(capacity: max(16, capacity))
+        bits = .allocate(capacity: 1)
+        bits.initialize(repeating: 0)
+        hexSlots = .allocate(capacity: 16)
+        hexSlots.initialize(repeating: 0)
     }
 
     deinit {
         slots.deallocate()
         bytes.deallocate()
         ends.deallocate()
+        bits.deallocate()
+        hexSlots.deallocate()
     }
 
     /// A read-only view for lookups, valid while this set is alive and not changed.
     var lookup: Lookup {
         Lookup(slots: UnsafePointer(slots.baseAddress!), mask: slots.count - 1, bytes: UnsafePointer(bytes.baseAddress!),
-               ends: UnsafePointer(ends.baseAddress!))
+               ends: UnsafePointer(ends.baseAddress!), bits: UnsafePointer(bits.baseAddress!), bitWords: bits.count,
+               hexSlots: UnsafePointer(hexSlots.baseAddress!), hexMask: hexSlots.count - 1, hexHasMax: hexHasMax)
     }
 
     /// Pointers into a `KeySet` (see `lookup`).
@@ -55,9 +72,36 @@ final class KeySet: @unchecked Sendable {
         let mask: Int
         let bytes: UnsafePointer<UInt8>
         let ends: UnsafePointer<Int>
+        let bits: UnsafePointer<UInt64>
+        let bitWords: Int
+        let hexSlots: UnsafePointer<UInt64>
+        let hexMask: Int
+        let hexHasMax: Bool
 
         @inline(__always)
         func contains(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            if let v = Compact.decimal(b) {
+                let word = v >> 6
+                return word < bitWords && bits[word] & (1 << UInt64(v & 63)) != 0
+            }
+            if let v = Compact.hex16(b) { return containsHex(v) }
+            return containsGeneral(b)
+        }
+
+        @inline(__always)
+        func containsHex(_ v: UInt64) -> Bool {
+            if v == .max { return hexHasMax }
+            var i = Compact.slot(v, hexMask)
+            while hexSlots[i] != 0 {
+                if hexSlots[i] == v &+ 1 { return true }
+                i = (i + 1) & hexMask
+            }
+            return false
+        }
+
+        /// A key of neither compact shape, in the 32-byte slots.
+        @inline(__always)
+        func containsGeneral(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
             let w = KeySet.words(b), h = KeySet.hash(b, w)
             var i = Int(truncatingIfNeeded: h) & mask
             while slots[i].index != 0 {
@@ -104,7 +148,17 @@ final class KeySet: @unchecked Sendable {
 
     /// Adds a key (a repeat is ignored).
     func insert(_ b: UnsafeBufferPointer<UInt8>) {
-        if (count + 1) * 2 > slots.count { grow() }
+        if let v = Compact.decimal(b) {
+            insertBit(v)
+        } else if let v = Compact.hex16(b) {
+            insertHex(v)
+        } else {
+            insertGeneral(b)
+        }
+    }
+
+    private func insertGeneral(_ b: UnsafeBufferPointer<UInt8>) {
+        if (generalCount + 1) * 2 > slots.count { grow() }
         let w = Self.words(b), h = Self.hash(b, w)
         let view = lookup
         var i = Int(truncatingIfNeeded: h) & view.mask
@@ -113,12 +167,12 @@ final class KeySet: @unchecked Sendable {
             i = (i + 1) & view.mask
         }
         if byteCount + b.count > bytes.count { bytes = Self.enlarged(bytes, to: byteCount + b.count, used: byteCount) }
-        if count == ends.count { ends = Self.enlarged(ends, to: count + 1, used: count) }
+        if generalCount == ends.count { ends = Self.enlarged(ends, to: generalCount + 1, used: generalCount) }
         if let base = b.baseAddress { (bytes.baseAddress! + byteCount).update(from: base, count: b.count) }
         byteCount += b.count
-        ends[count] = byteCount
-        count += 1
-        slots[i] = Slot(low: w.0, high: w.1, hash: h, index: Int32(count), length: Int32(b.count))
+        ends[generalCount] = byteCount
+        generalCount += 1
+        slots[i] = Slot(low: w.0, high: w.1, hash: h, index: Int32(generalCount), length: Int32(b.count))
     }
 
     func insert(_ b: [UInt8]) {
@@ -128,7 +182,7 @@ final class KeySet: @unchecked Sendable {
     func contains(_ b: UnsafeBufferPointer<UInt8>) -> Bool { lookup.contains(b) }
 
     /// A buffer of at least `needed` (doubling), its first `used` elements copied.
-    private static func enlarged<T>(_ old: UnsafeMutableBufferPointer<T>, to needed: Int, used: Int) -> UnsafeMutableBufferPointer<T> {
+    static func enlarged<T>(_ old: UnsafeMutableBufferPointer<T>, to needed: Int, used: Int) -> UnsafeMutableBufferPointer<T> {
         var n = old.count * 2
         while n < needed { n *= 2 }
         let new = UnsafeMutableBufferPointer<T>.allocate(capacity: n)

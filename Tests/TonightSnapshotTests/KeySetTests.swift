@@ -33,3 +33,47 @@ import Testing
         }
     }
 }
+
+/// Keys of the compact shapes (canonical decimals in the bitset, 16-digit upper-case hex in
+/// 8-byte slots) and their near misses (leading zeros, signs, lower case, one digit more or
+/// less, the largest values) are found exactly when the same bytes were inserted.
+@Suite struct KeySetCompactTests {
+    static let shapes: [[String]] = [
+        ["0", "7", "10", "123456", "999999999", "134217727", "134217728", "1000000000"],
+        ["00", "01", "007", "-1", "+1", "1e3", "1.0", " 1", "12345678901234567890"],
+        ["0123456789ABCDEF", "FFFFFFFFFFFFFFFF", "0000000000000000", "FFFFFFFFFFFFFFFE", "0123456789abcdef"],
+        ["0123456789ABCDE", "0123456789ABCDEF0", "G123456789ABCDEF", "0123456789ABCDE\u{0}", ""],
+    ]
+
+    @Test(arguments: 0..<4)
+    func compactShapesAgreeWithSet(_ held: Int) {
+        let keys = KeySet(capacity: 2)
+        var reference = Set<[UInt8]>()
+        // The shapes of one row held; every row probed (with its neighbours one apart).
+        for s in Self.shapes[held] {
+            let b = Array(s.utf8)
+            b.withUnsafeBufferPointer { keys.insert($0) }
+            reference.insert(b)
+        }
+        for k in 0..<3_000 {  // many decimals and hex ids: the bitset and hex table grow
+            let d = Array(String(k * 7_919 % 2_000_000).utf8), h = Array(String(format: "%016llX", UInt64(k) &* 0x9E37_79B9_7F4A_7C15).utf8)
+            if k % 2 == held % 2 {
+                for b in [d, h] {
+                    b.withUnsafeBufferPointer { keys.insert($0) }
+                    reference.insert(b)
+                }
+            }
+        }
+        #expect(keys.count == reference.count)
+        var probes = Self.shapes.joined().map { Array($0.utf8) }
+        for k in 0..<3_000 {
+            probes.append(Array(String(k * 7_919 % 2_000_000).utf8))
+            probes.append(Array(String(k * 7_919 % 2_000_000 + 1).utf8))
+            probes.append(Array(String(format: "%016llX", UInt64(k) &* 0x9E37_79B9_7F4A_7C15).utf8))
+            probes.append(Array(String(format: "%016llX", (UInt64(k) &* 0x9E37_79B9_7F4A_7C15) &+ 1).utf8))
+        }
+        for p in probes {
+            #expect(p.withUnsafeBufferPointer { keys.contains($0) } == reference.contains(p), "\(String(decoding: p, as: UTF8.self))")
+        }
+    }
+}
