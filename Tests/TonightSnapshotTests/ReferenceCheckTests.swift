@@ -61,6 +61,31 @@ import Testing
         #expect(try Self.found(Self.alerts, line).sorted() == ["items[].event=E2", "items[].event=E3", "items[].new=6"])
     }
 
+    /// Strings are skipped a word at a time: a quote or a backslash at any place in or across
+    /// an eight-byte word, or none before the end of the line, is found where it is.
+    @Test(arguments: 0..<20)
+    func stringsEndWhereverTheWordBoundaryFalls(_ n: Int) throws {
+        let pad = String(repeating: "a", count: n)
+        #expect(try Self.found(Self.explore, #"{"key":"u","items":[{"event":"\#(pad)","score":1}]}"#) == ["items[].event=\(pad)"])
+        #expect(try Self.found(Self.explore, #"{"key":"u","items":[{"event":"\#(pad)\"q\\","artist":1}]}"#)
+            == ["items[].event=\(pad)\"q\\", "items[].artist=1"])
+        #expect(try Self.found(Self.explore, #"{"key":"u\#(pad)","items":[{"reason":"\#(pad)\"","event":"E"}]}"#) == ["items[].event=E"])
+        #expect(throws: RecordScanner.Malformed.self) { try Self.found(Self.explore, #"{"key":"u","items":[{"event":"\#(pad)"#) }
+        #expect(throws: RecordScanner.Malformed.self) { try Self.found(Self.explore, #"{"key":"u","items":[{"event":"\#(pad)\"#) }
+    }
+
+    /// A token outside quotes is a literal or made of number characters, whatever follows it.
+    @Test(arguments: [("1.5e-3", true), ("-0", true), ("true", true), ("null", true), ("nulls", false), ("1x", false),
+                      ("tru", false), ("+", true), ("\u{00e9}", false)])
+    func tokensAreLiteralsOrNumbers(_ token: String, _ ok: Bool) {
+        let line = #"{"key":"u","items":[{"score":\#(token),"event":"E"}]}"#
+        if ok {
+            #expect((try? Self.found(Self.explore, line)) == ["items[].event=E"])
+        } else {
+            #expect(throws: RecordScanner.Malformed.self) { try Self.found(Self.explore, line) }
+        }
+    }
+
     @Test(arguments: [
         #"{"key":"u","items":[{"event":"0A"}"#, #"{"key":"u","items":[{"event":0A}]}"#, #"{"key":"u"} x"#, #"{"key":"u",}"#,
         #"{"key":"u","items":[{"event":"0A"]}"#, #"{"key":"u","items":nul}"#, #"{"key"}"#, "",
