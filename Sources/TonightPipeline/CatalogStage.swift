@@ -27,6 +27,10 @@ package struct CatalogStage: Stage {
         "events", "venues", "artists", "categories", "artist_suggest", "category_artists", "nearby",
         "artist_events", "venue_events", "artist_years", "event_search",
     ]
+    /// The datasets that take longest to build and write (`seconds.dataset.*` on realistic
+    /// full), started first so that the short ones fill the cores at the end; `artist_suggest`
+    /// and `artists` wait for the favourite counts.
+    static let longestFirst = ["events", "artist_suggest", "artists", "event_search", "artist_years", "artist_events"]
     package var tables: [String] { Self.datasetNames }
     package var datasets: [String] { Self.datasetNames }
 
@@ -47,49 +51,72 @@ package struct CatalogStage: Stage {
         let venues = try context.read(.placedVenues)
         let events = try context.read(.locatedEvents)
         clock.lap("read")
-        let favorites = try Self.favoriteCounts(context)
-        clock.lap("favorites")
         let builder = CatalogBuilder(
             settings: Self.settings(context.config, asOf: context.asOf), artists: artists, categories: categories,
-            venues: venues, events: events, favorites: favorites)
-        let makers: [@Sendable () -> CatalogBuilder.Records] = [
-            builder.eventRecords, builder.venueRecords, builder.artistRecords, builder.categoryRecords,
-            builder.artistSuggestRecords, builder.categoryArtistRecords, builder.nearbyRecords,
+            venues: venues, events: events)
+        // The favourite counts (read from the users table) are the first task; the three
+        // datasets that need them wait for them, the others are built meanwhile.
+        let favorites = Pending<[Int64: Int]>()
+        let makers: [@Sendable () throws -> CatalogBuilder.Records] = [
+            builder.eventRecords, builder.venueRecords, { builder.artistRecords(favorites: try favorites.value()) },
+            builder.categoryRecords, { builder.artistSuggestRecords(favorites: try favorites.value()) },
+            { builder.categoryArtistRecords(favorites: try favorites.value()) }, builder.nearbyRecords,
             builder.artistEventRecords, builder.venueEventRecords, builder.artistYearRecords, builder.eventSearchRecords,
         ]
         // Progress: each dataset counts once built and once written.
         context.progress.measure(.datasets, total: Int64(2 * makers.count))
         let done = Locked<Int64>(0)
         let progress = context.progress
-        let built = try Parallel.map(makers.count) { k -> CatalogBuilder.Records in
-            let records = makers[k]()
-            progress.update(done: done.withLock { $0 += 1; return $0 })
-            return records
-        }
-        clock.lap("build")
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)
         var outcome = StageOutcome()
-        // The datasets are written side by side (each trains its own dictionary, on one core),
-        // then listed in their fixed order.
+        // Each dataset is built and written (its dictionary trained) by one task, the tasks
+        // taken by the cores as they come free, the longest first: no core waits at a barrier
+        // between building and writing. Summaries are listed in the fixed order.
         let names = Self.datasetNames, shape = files
-        let summaries = try Parallel.map(names.count) { k -> DatasetWriter.Summary in
+        let order = Self.longestFirst.compactMap { names.firstIndex(of: $0) } + names.indices.filter { !Self.longestFirst.contains(names[$0]) }
+        let favoritesSeconds = Locked(0.0)
+        let results = try Parallel.map(order.count + 1) { j -> (DatasetWriter.Summary, Int, Double, Double)? in
+            guard j > 0 else {
+                // Always set (an error included): the datasets that wait for it must wake.
+                let t = DispatchTime.now().uptimeNanoseconds
+                favorites.set(Result {
+                    try Interruption.check()
+                    return try Self.favoriteCounts(context)
+                })
+                favoritesSeconds.withLock { $0 = Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9 }
+                _ = try favorites.value()  // its error, if any, is the stage's
+                return nil
+            }
             try Interruption.check()
+            let k = order[j - 1]
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let built = try makers[k]()
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            progress.update(done: done.withLock { $0 += 1; return $0 })
             var w = try shape.writer(names[k])
             do {
-                for r in built[k] { try w.append(key: r.key, json: r.json) }
+                for r in built { try w.append(key: r.key, json: r.json) }
                 let summary = try w.finish()
                 progress.update(done: done.withLock { $0 += 1; return $0 })
-                return summary
+                return (summary, built.count, Double(t1 - t0) / 1e9, Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e9)
             } catch let e as SnapshotError {
                 throw TonightError(e)
             }
+        }.dropFirst().map { $0! }
+        outcome.details["seconds.favorites"] = String(format: "%.2f", favoritesSeconds.current)
+        var summaries = [DatasetWriter.Summary?](repeating: nil, count: names.count)
+        var counts = [Int](repeating: 0, count: names.count)
+        for (j, k) in order.enumerated() {
+            (summaries[k], counts[k]) = (results[j].0, results[j].1)
+            outcome.details["seconds.dataset.\(names[k])"] = String(format: "%.2f build, %.2f write", results[j].2, results[j].3)
         }
+        clock.lap("build+write")
         for (k, summary) in summaries.enumerated() {
-            try files.add(summary)
-            outcome.rows[names[k]] = built[k].count
+            try files.add(summary!)
+            outcome.rows[names[k]] = counts[k]
         }
         try files.finish()
-        clock.lap("write")
+        clock.lap("finish")
         for (k, v) in clock.laps { outcome.details["seconds.\(k)"] = String(format: "%.2f", v) }
         return outcome
     }
@@ -104,6 +131,22 @@ package struct CatalogStage: Stage {
         })
         let all = flat
         let width = Parallel.width
+        // The feed's artist ids are small and dense: a counter per id, in one array per
+        // worker, summed (a dictionary hashed every one of millions of favourites).
+        if let smallest = all.min(), let largest = all.max(), smallest >= 0, largest < max(1 << 20, Int64(all.count) * 4) {
+            let n = Int(largest) + 1
+            var total = [Int](repeating: 0, count: n)
+            for part in try Parallel.map(width, { w -> [Int] in
+                var c = [Int](repeating: 0, count: n)
+                for a in all[Parallel.range(w, of: width, in: all.count)] { c[Int(a)] += 1 }
+                return c
+            }) {
+                for i in 0..<n { total[i] += part[i] }
+            }
+            var counts: [Int64: Int] = [:]
+            for (a, c) in total.enumerated() where c > 0 { counts[Int64(a)] = c }
+            return counts
+        }
         let parts = try Parallel.map(width) { w -> [Int64: Int] in
             var counts: [Int64: Int] = [:]
             for a in all[Parallel.range(w, of: width, in: all.count)] { counts[a, default: 0] += 1 }

@@ -31,7 +31,7 @@ package struct PlannerStage: Stage {
         let edges = try context.read(.affinityEdges).map { (source: $0.source, target: $0.target, score: $0.score) }
         let builder = CatalogBuilder(
             settings: settings, artists: try context.read(.feedArtists), categories: [],
-            venues: try context.read(.placedVenues), events: try context.read(.locatedEvents), favorites: [:])
+            venues: try context.read(.placedVenues), events: try context.read(.locatedEvents))
         context.progress.measure(.datasets, total: 2)
         let (planner, similar) = try Parallel.both({ builder.plannerRecords() }, { builder.similarDateRecords(edges: edges) })
         var files = DatasetFiles(directory: context.outputDirectory, config: context.config)

@@ -7,8 +7,8 @@ import TonightBase
 extension CatalogBuilder {
     /// Orders artists by favourites (desc), upcoming events (desc, if `byUpcoming`), name in
     /// code-point order, then id.
-    func ranked(_ list: [FeedArtist], byUpcoming: Bool) -> [FeedArtist] {
-        rankedIndices(list, byUpcoming: byUpcoming).map { list[$0] }
+    func ranked(_ list: [FeedArtist], byUpcoming: Bool, favorites: [Int64: Int]) -> [FeedArtist] {
+        rankedIndices(list, byUpcoming: byUpcoming, favorites: favorites).map { list[$0] }
     }
 
     /// The indices of `list` in `ranked` order. The counts are looked up once per artist, not
@@ -18,7 +18,7 @@ extension CatalogBuilder {
     /// comparison (most artists tie on counts, so the sort is mostly name comparisons). Two
     /// names that differ in bytes are different names unless one is not ASCII: then `String`
     /// equality (canonical equivalence) decides, as it always did.
-    func rankedIndices(_ list: [FeedArtist], byUpcoming: Bool) -> [Int] {
+    func rankedIndices(_ list: [FeedArtist], byUpcoming: Bool, favorites: [Int64: Int]) -> [Int] {
         let fav = list.map { favorites[$0.id] ?? 0 }
         let up = byUpcoming ? list.map { upcoming[$0.id] ?? 0 } : list.map { _ in 0 }
         var bytes: [UInt8] = []
@@ -60,9 +60,9 @@ extension CatalogBuilder {
     /// artist's name key, the `suggestSize` artists with the most favourites. The artists are
     /// ranked once and walked in that order, so each prefix's list is built already ranked
     /// (sorting every prefix's artists cost a third of the stage).
-    package func artistSuggestRecords() -> Records {
+    package func artistSuggestRecords(favorites: [Int64: Int]) -> Records {
         var byPrefix: [String: [Int]] = [:]
-        for i in rankedIndices(artists, byUpcoming: true) {
+        for i in rankedIndices(artists, byUpcoming: true, favorites: favorites) {
             let key = TextNormalizer.nameKey(artists[i].name)
             var prefix = ""
             var seen = Set<String>()
@@ -90,7 +90,7 @@ extension CatalogBuilder {
 
     /// `category_artists`: per category, its own artists with upcoming events, by favourites,
     /// name, id, at most `categoryArtistsSize`.
-    package func categoryArtistRecords() -> Records {
+    package func categoryArtistRecords(favorites: [Int64: Int]) -> Records {
         var byCategory: [Int64: [FeedArtist]] = [:]
         for a in artists {
             guard let c = a.category, (upcoming[a.id] ?? 0) > 0 else { continue }
@@ -99,7 +99,7 @@ extension CatalogBuilder {
         var w = JSONWriter()
         let records: Records = byCategory.map { category, list in
             w.beginKeyedList(String(category))
-            for a in ranked(list, byUpcoming: false).prefix(settings.categoryArtistsSize) {
+            for a in ranked(list, byUpcoming: false, favorites: favorites).prefix(settings.categoryArtistsSize) {
                 w.beginObject()
                 w.field("id", a.id)
                 w.field("name", a.name)

@@ -36,10 +36,9 @@ import TonightGenerator
         artists.shuffle(using: &rng)
         var favorites: [Int64: Int] = [:]
         for a in artists where rng.next() % 3 == 0 { favorites[a.id] = Int(rng.next() % 3) }
-        let builder = CatalogBuilder(settings: .init(asOf: 0), artists: artists, categories: [], venues: [], events: [],
-                                     favorites: favorites)
+        let builder = CatalogBuilder(settings: .init(asOf: 0), artists: artists, categories: [], venues: [], events: [])
         for byUpcoming in [false, true] {
-            #expect(builder.rankedIndices(artists, byUpcoming: byUpcoming)
+            #expect(builder.rankedIndices(artists, byUpcoming: byUpcoming, favorites: favorites)
                 == Self.reference(artists, fav: favorites, up: [:], byUpcoming: byUpcoming))
         }
         // The list has ties that only canonical equivalence breaks to the id.

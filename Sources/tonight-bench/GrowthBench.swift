@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import TonightCore
+import TonightGenerator
+import TonightPipeline
+
+/// The same world at two sizes (`small` and `full` of one shape): every stage's time and the
+/// whole run's, and how much they grow against how much the data grows. A stage whose time
+/// grows faster than its users (×100 from small to full) does work per user that grows with
+/// the data: an algorithm, not a constant, to fix.
+struct GrowthBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "growth", abstract: "Every stage on small and on full (same shape): time growth against data growth (issue 12).")
+
+    @Option(help: "The small data set (generated there if missing).") var small: String = "bench-data/small"
+    @Option(help: "The full data set (generated there if missing).") var full: String = "bench-data/full"
+    @Option(help: "Shape to generate when a directory is empty: realistic or uniform.") var shape: String = "realistic"
+    @Option(help: "Rounds, each one run of both sets (medians are reported).") var runs: Int = 3
+    @OptionGroup var output: BenchOutput
+
+    /// What one `tonight run --force` took.
+    struct Run {
+        var stages: [String: Double] = [:]
+        var order: [String] = []
+        var wall = 0.0
+    }
+
+    func run() throws {
+        let sets = [("small", URL(fileURLWithPath: small)), ("full", URL(fileURLWithPath: full))]
+        for (scale, dir) in sets where !FileManager.default.fileExists(atPath: dir.appendingPathComponent("feed.xml").path) {
+            guard let s = GeneratorScale.named(scale), let worldShape = GeneratorShape(rawValue: shape) else {
+                throw ValidationError("unknown scale or shape \(scale) \(shape)")
+            }
+            FileHandle.standardError.write(Data("generating \(scale) into \(dir.path) …\n".utf8))
+            try DatasetGenerator(scale: s, seed: 1, shape: worldShape).generate(into: dir)
+        }
+        let infos = sets.map { GeneratedInfo.read($0.1) }
+        guard let a = infos[0], let b = infos[1], a.shape == b.shape else {
+            throw ValidationError("both data sets must be generated, with the same shape")
+        }
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let tonight = me.deletingLastPathComponent().appendingPathComponent("tonight").path
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-growth-\(getpid())")
+        defer { try? FileIO.removeItem(work) }
+
+        func once(_ dir: URL, _ name: String) throws -> Run {
+            let w = work.appendingPathComponent(name)
+            try? FileIO.removeItem(w.appendingPathComponent("out"))  // a real publish each time
+            let m = try ChildProcess.run([tonight, "run", "--force", "--inputs", dir.path, "--work", w.path,
+                                          "--out", w.appendingPathComponent("out").path, "--log-format", "json"])
+            guard m.status == 0 else { throw ValidationError("tonight run on \(dir.path) failed with status \(m.status)") }
+            let store = RunStore(work: w)
+            guard let id = store.runIDs().first else { throw ValidationError("no run recorded") }
+            let record = try RunRecord.read(store.runDirectory(id).appendingPathComponent("run.json"))
+            var run = Run(order: record.stages.map(\.stage), wall: m.seconds)
+            for s in record.stages {
+                if let r = store.record(run: id, stage: s.stage) { run.stages[s.stage] = r.durationSeconds }
+            }
+            return run
+        }
+
+        // Rounds interleave the two sets (this host's speed drifts within the hour).
+        var runs: [[Run]] = [[], []]
+        for round in 0..<self.runs {
+            for (k, (scale, dir)) in sets.enumerated() { runs[k].append(try once(dir, scale)) }
+            FileHandle.standardError.write(Data("  round \(round + 1)/\(self.runs): small \(sec(runs[0].last!.wall)) s, full \(sec(runs[1].last!.wall)) s\n".utf8))
+        }
+        let users = (Double(a.counts["users"] ?? 0), Double(b.counts["users"] ?? 0))
+        let factor = users.0 > 0 ? users.1 / users.0 : 0
+        var table = BenchTable(
+            "Growth from \(URL(fileURLWithPath: small).lastPathComponent) (small, \(a.counts["users"] ?? 0) users) to \(URL(fileURLWithPath: full).lastPathComponent) (full, \(b.counts["users"] ?? 0) users), \(a.shape ?? "uniform") shape: medians of \(self.runs) interleaved rounds of `tonight run --force`",
+            columns: ["stage", "small s", "full s", "full ÷ small", "÷ users ×\(Int(factor.rounded()))"])
+        for stage in runs[1].first?.order ?? [] {
+            let s = median(runs[0].compactMap { $0.stages[stage] }), f = median(runs[1].compactMap { $0.stages[stage] })
+            let growth = s > 0 ? f / s : 0
+            table.row([stage, sec(s), sec(f), String(format: "%.1f×", growth), String(format: "%.2f", factor > 0 ? growth / factor : 0)])
+        }
+        let s = median(runs[0].map(\.wall)), f = median(runs[1].map(\.wall))
+        table.row(["whole run (wall)", sec(s), sec(f), String(format: "%.1f×", f / s), String(format: "%.2f", f / s / factor)])
+        for stage in ["tickets", "alerts", "playmate"] {
+            let s = median(runs[0].compactMap { $0.stages[stage] }), f = median(runs[1].compactMap { $0.stages[stage] })
+            guard s > 0 else { continue }
+            table.goal(Goal(name: "\(stage): time growth for ×\(Int(factor.rounded())) users", value: f / s, goal: factor, direction: .atMost, unit: "×", decimals: 1))
+        }
+        table.goal(Goal(name: "whole run: time growth for ×\(Int(factor.rounded())) users", value: f / s, goal: factor, direction: .atMost, unit: "×", decimals: 1))
+        table.note("Every stage of `small` is mostly fixed cost (start-up, tables, the event index): its time grows far less than its data. The last column is each stage's growth per unit of user growth: 1.00 would be linear in users; the per-user stages (tickets, alerts, playmate) are the ones the goal is about.")
+        try output.emit(benchmark: "growth-\(a.shape ?? "uniform")", tables: [table])
+    }
+}
