@@ -50,6 +50,33 @@ package struct PlaymateStage: Stage {
         // as in `tickets`. Each block in chunks, several per worker, taken as workers come
         // free (players' costs are skewed); a chunk borrows a free scratch. Order is kept, so
         // the bytes do not depend on the thread count.
+        // Every session by id (what suggestions and the apps' session pages point at) and the
+        // open sessions per cell: not keyed by player, so shard 0 writes them for all, on a
+        // thread of their own while the players are ranked (their JSON is built on one core:
+        // after the ranking, it left the other idle).
+        let writesSessions = (context.shard?.index ?? 0) == 0
+        let pages = Locked<(summaries: [DatasetWriter.Summary], cells: Int)>(([], 0))
+        let sessionPages = BackgroundJob()
+        if writesSessions {
+            let shape = files, precision = context.config[ConfigKeys.Catalog.geohashPrecision]
+            sessionPages.start {
+                do {
+                    var json = JSONWriter(capacity: 1 << 12)
+                    var all = try shape.writer("playmate_sessions")
+                    for i in UTF8Order.sortedIndices(sessions.map(\.id)) {
+                        try all.append(key: sessions[i].id, json: ranker.sessionRecordJSON(i, &json))
+                    }
+                    let cells = ranker.openSessionRecords(precision: precision)
+                    var open = try shape.writer("open_sessions")
+                    for r in cells { try open.append(key: r.key, json: r.json) }
+                    let summaries = [try all.finish(), try open.finish()]
+                    pages.withLock { $0 = (summaries, cells.count) }
+                } catch let e as SnapshotError {
+                    throw TonightError(e)
+                }
+            }
+        }
+        defer { try? sessionPages.join() }
         let handoff = Handoff<[PlayerBatch]>(capacity: 2)
         let writer = BackgroundJob()
         writer.start {
@@ -87,29 +114,15 @@ package struct PlaymateStage: Stage {
         try writer.join()
         for summary in try sink.finishAll() { try files.add(summary) }
         clock.lap("rank")
-        // Every session by id: what suggestions and the apps' session pages point at (not
-        // keyed by player: shard 0 writes it for all).
-        let writesSessions = (context.shard?.index ?? 0) == 0
-        var openCells = 0
-        if writesSessions {
-            var json = JSONWriter(capacity: 1 << 12)
-            let sessionOrder = UTF8Order.sortedIndices(sessions.map(\.id))
-            try files.write("playmate_sessions") { w in
-                for i in sessionOrder { try w.append(key: sessions[i].id, json: ranker.sessionRecordJSON(i, &json)) }
-            }
-            let cells = ranker.openSessionRecords(precision: context.config[ConfigKeys.Catalog.geohashPrecision])
-            try files.write("open_sessions") { w in
-                for r in cells { try w.append(key: r.key, json: r.json) }
-            }
-            openCells = cells.count
-        }
+        try sessionPages.join()
+        for summary in pages.current.summaries { try files.add(summary) }
         try files.finish()
-        clock.lap("sessions")
+        clock.lap("finish")
         var outcome = StageOutcome()
         for (k, v) in clock.laps { outcome.details["seconds.\(k)"] = String(format: "%.2f", v) }
         outcome.rows = ["players": owned.count, "sessions": sink.records[0], "player_stats": sink.records[1],
                         "upcoming_sessions": sink.records[2], "playmate_sessions": writesSessions ? sessions.count : 0,
-                        "open_sessions": openCells]
+                        "open_sessions": pages.current.cells]
         outcome.recordLengths("sessions", sink.lengths, users: owned.count, shard: context.shard)
         return outcome
     }
