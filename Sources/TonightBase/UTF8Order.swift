@@ -40,13 +40,17 @@ package enum UTF8Order {
     ///
     /// Sorting a million user records by `String` comparison took 4.7 s (each comparison
     /// reaches the strings' bytes through closures, and a swap moves whole records); here the
-    /// keys are copied once into one buffer, compared by their first eight bytes as an
-    /// integer and by `memcmp` after that, and only indices move: ~0.3 s.
+    /// keys are copied once into one buffer and their first eight bytes, as a big-endian
+    /// integer, are radix-sorted (eight stable passes of a byte, a pass skipped when every key
+    /// has the same byte there); only runs of keys with equal first eight bytes are then
+    /// sorted by `memcmp` of the rest, the shorter first, the earlier index last. A million
+    /// user ids: 0.64 s with a comparison sort of the indices, ~0.1 s so.
     package static func sortedIndices(_ keys: [String]) -> [Int] {
+        let n = keys.count
         var bytes: [UInt8] = []
         bytes.reserveCapacity(keys.reduce(0) { $0 + $1.utf8.count })
-        var starts = [Int](repeating: 0, count: keys.count + 1)
-        var prefix = [UInt64](repeating: 0, count: keys.count)
+        var starts = [Int](repeating: 0, count: n + 1)
+        var prefix = [UInt64](repeating: 0, count: n)
         for (i, k) in keys.enumerated() {
             starts[i] = bytes.count
             bytes.append(contentsOf: k.utf8)
@@ -54,19 +58,60 @@ package enum UTF8Order {
             for (j, b) in k.utf8.prefix(8).enumerated() { p |= UInt64(b) << (56 - 8 * j) }
             prefix[i] = p
         }
-        starts[keys.count] = bytes.count
-        var order = Array(0..<keys.count)
+        starts[n] = bytes.count
+        var order = Array(0..<n)
+        var spareKeys = [UInt64](repeating: 0, count: n), spareOrder = [Int](repeating: 0, count: n)
+        var counts = [Int](repeating: 0, count: 256)
+        for shift in stride(from: UInt64(0), to: 64, by: 8) {
+            for b in 0..<256 { counts[b] = 0 }
+            for k in prefix { counts[Int(truncatingIfNeeded: (k >> shift) & 0xFF)] += 1 }
+            if counts.contains(n) { continue }  // one byte value for all: the pass moves nothing
+            var sum = 0
+            for b in 0..<256 {
+                let c = counts[b]
+                counts[b] = sum
+                sum += c
+            }
+            prefix.withUnsafeBufferPointer { keysIn in
+                order.withUnsafeBufferPointer { orderIn in
+                    spareKeys.withUnsafeMutableBufferPointer { keysOut in
+                        spareOrder.withUnsafeMutableBufferPointer { orderOut in
+                            counts.withUnsafeMutableBufferPointer { at in
+                                for i in 0..<n {
+                                    let k = keysIn[i], b = Int(truncatingIfNeeded: (k >> shift) & 0xFF)
+                                    let d = at[b]
+                                    at[b] = d + 1
+                                    keysOut[d] = k
+                                    orderOut[d] = orderIn[i]
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            swap(&prefix, &spareKeys)
+            swap(&order, &spareOrder)
+        }
+        // Runs of equal first eight bytes: the rest of the bytes decide, then the length, then
+        // the index (the radix passes kept equal prefixes in index order).
         bytes.withUnsafeBufferPointer { buf in
             let base = buf.baseAddress
-            order.sort { a, b in
-                if prefix[a] != prefix[b] { return prefix[a] < prefix[b] }
-                let la = starts[a + 1] - starts[a], lb = starts[b + 1] - starts[b]
-                let n = min(la, lb)
-                if n > 8, let base {
-                    let c = memcmp(base + starts[a] + 8, base + starts[b] + 8, n - 8)
-                    if c != 0 { return c < 0 }
+            var i = 0
+            while i < n {
+                var j = i + 1
+                while j < n && prefix[j] == prefix[i] { j += 1 }
+                if j - i > 1 {
+                    order[i..<j].sort { a, b in
+                        let la = starts[a + 1] - starts[a], lb = starts[b + 1] - starts[b]
+                        let m = min(la, lb)
+                        if m > 8, let base {
+                            let c = memcmp(base + starts[a] + 8, base + starts[b] + 8, m - 8)
+                            if c != 0 { return c < 0 }
+                        }
+                        return la != lb ? la < lb : a < b
+                    }
                 }
-                return la != lb ? la < lb : a < b
+                i = j
             }
         }
         return order

@@ -24,6 +24,35 @@ import Testing
         }
     }
 
+    /// The radix sort of the first eight bytes and the comparison of the rest give exactly
+    /// the permutation of a stable sort by bytes: keys sharing eight bytes or more, shorter
+    /// than eight, with NUL and bytes above 0x7F, repeated, all with one first byte (passes
+    /// skipped) or spread.
+    @Test(arguments: [(1, 3), (2, 12), (3, 20), (4, 9)])
+    func sortedIndicesEqualsAStableSortByBytes(_ seed: UInt64, _ maxLength: Int) {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let alphabet: [Character] = ["a", "b", "0", "\u{0}", "é", "~", "Z"]
+        let stems = ["", "gsDYBAAA", "gsDYBAAAx", "user-0000"]
+        let keys = (0..<30_000).map { _ -> String in
+            let stem = seed == 4 ? "u" : stems[Int(next() % UInt64(stems.count))]
+            return stem + String((0..<Int(next() % UInt64(maxLength + 1))).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] })
+        }
+        let reference = keys.indices.sorted { a, b in
+            let (x, y) = (Array(keys[a].utf8), Array(keys[b].utf8))
+            return x == y ? a < b : x.lexicographicallyPrecedes(y)
+        }
+        #expect(UTF8Order.sortedIndices(keys) == reference)
+        #expect(UTF8Order.sortedIndices([]) == [])
+        #expect(UTF8Order.sortedIndices(["only"]) == [0])
+    }
+
     @Test func precomputedCosinesGiveTheSameBits() {
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
