@@ -92,7 +92,7 @@ let package = Package(
             name: "TonightFeedTests",
             dependencies: ["TonightTesting", "TonightFeed", "TonightCore", "TonightGenerator"],
             resources: [.copy("Resources")]),
-        .testTarget(name: "TonightSnapshotTests", dependencies: ["TonightTesting", "TonightSnapshot", "TonightSnapshotWriter", "TonightBase", "CZstd"]),
+        .testTarget(name: "TonightSnapshotTests", dependencies: ["TonightTesting", "TonightSnapshot", "TonightSnapshotWriter", "TonightBase", "TonightGenerator", "CZstd"]),
         .testTarget(name: "TonightBaseTests", dependencies: ["TonightTesting", "TonightBase"]),
         .testTarget(name: "TonightCoreTests", dependencies: ["TonightTesting", "TonightCore", "TonightBase", "TonightGenerator"]),
         .testTarget(name: "TonightAffinityTests", dependencies: ["TonightTesting", "TonightAffinity", "TonightCore"]),

@@ -1,6 +1,7 @@
 import TonightBase
 import Foundation
 import Testing
+import TonightGenerator
 @testable import TonightSnapshot
 
 /// Key order by UTF-8 bytes, and the distance helpers the ranking relies on.
@@ -30,14 +31,8 @@ import Testing
     /// skipped) or spread.
     @Test(arguments: [(1, 3), (2, 12), (3, 20), (4, 9)])
     func sortedIndicesEqualsAStableSortByBytes(_ seed: UInt64, _ maxLength: Int) {
-        var state = seed &* 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var rng = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15)
+        func next() -> UInt64 { rng.next() }
         let alphabet: [Character] = ["a", "b", "0", "\u{0}", "é", "~", "Z"]
         let stems = ["", "gsDYBAAA", "gsDYBAAAx", "user-0000"]
         let keys = (0..<30_000).map { _ -> String in
