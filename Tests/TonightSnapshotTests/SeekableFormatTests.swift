@@ -68,6 +68,28 @@ import Testing
         #expect(w.frames.first?.first == recs.first?.0 && w.frames.last?.last == recs.last?.0)
     }
 
+    /// The key index is built while records come in (a batch every 4,096 frames): over
+    /// several batches and a remainder, in both layouts, it lists every frame with its first
+    /// and last key and its records, as `verify` checks against the frames themselves.
+    @Test(arguments: [1, 2])
+    func theIndexBuiltAsFramesAreWrittenListsEveryFrame(_ layout: Int) throws {
+        let root = temporaryDirectory("index-batches")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let keys = (0..<20_000).map { String(format: "k%06d", $0) }
+        // A record a frame, 6 MB in all: the writer compresses (and so lists) frames every
+        // 4 MiB, so the index takes a batch of over 4,096 frames, then the rest at `finish`.
+        let records = SnapshotFixture.records(keys) { _ in "\"" + String(repeating: "x", count: 250) + "\"" }
+        try SnapshotFixture.write(root: root, id: "s", datasets: ["d": records], frameBytes: 320, layout: layout)
+        let snapshot = try Snapshot(directory: root.appendingPathComponent("s"), cacheBytes: 0)
+        let dataset = try #require(snapshot.datasets["d"], "the dataset did not open (its index disagrees with its frames)")
+        #expect(dataset.entry.frames == keys.count)
+        let report = snapshot.verify(dataset: "d")
+        #expect(report.isValid, "\(report.problems.map(\.message))")
+        #expect(report.records == keys.count)
+        let index = try KeyIndex(file: root.appendingPathComponent("s/d.index.ndjson.zst").path)
+        #expect(index.count == dataset.entry.frames)
+    }
+
     @Test func aLargerRecordGetsAFrameOfItsOwn() throws {
         var w = SeekableZstdWriter(frameBytes: 100)
         try w.append(key: "a", json: Array(repeating: 0x78, count: 10))
