@@ -44,7 +44,8 @@ package enum UTF8Order {
     /// integer, are radix-sorted (eight stable passes of a byte, a pass skipped when every key
     /// has the same byte there); only runs of keys with equal first eight bytes are then
     /// sorted by `memcmp` of the rest, the shorter first, the earlier index last. A million
-    /// user ids: 0.64 s with a comparison sort of the indices, ~0.1 s so.
+    /// random 10-byte ids (`swiftc -O`, 3 interleaved rounds): 0.19–0.24 s with a comparison
+    /// sort of the indices, 0.11–0.12 s so.
     package static func sortedIndices(_ keys: [String]) -> [Int] {
         let n = keys.count
         var bytes: [UInt8] = []

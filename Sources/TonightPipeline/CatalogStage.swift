@@ -108,6 +108,8 @@ package struct CatalogStage: Stage {
         var counts = [Int](repeating: 0, count: names.count)
         for (j, k) in order.enumerated() {
             (summaries[k], counts[k]) = (results[j].0, results[j].1)
+            // (The build of artists, artist_suggest and category_artists includes waiting for
+            // the favourite counts.)
             outcome.details["seconds.dataset.\(names[k])"] = String(format: "%.2f build, %.2f write", results[j].2, results[j].3)
         }
         clock.lap("build+write")
@@ -131,22 +133,6 @@ package struct CatalogStage: Stage {
         })
         let all = flat
         let width = Parallel.width
-        // The feed's artist ids are small and dense: a counter per id, in one array per
-        // worker, summed (a dictionary hashed every one of millions of favourites).
-        if let smallest = all.min(), let largest = all.max(), smallest >= 0, largest < max(1 << 20, Int64(all.count) * 4) {
-            let n = Int(largest) + 1
-            var total = [Int](repeating: 0, count: n)
-            for part in try Parallel.map(width, { w -> [Int] in
-                var c = [Int](repeating: 0, count: n)
-                for a in all[Parallel.range(w, of: width, in: all.count)] { c[Int(a)] += 1 }
-                return c
-            }) {
-                for i in 0..<n { total[i] += part[i] }
-            }
-            var counts: [Int64: Int] = [:]
-            for (a, c) in total.enumerated() where c > 0 { counts[Int64(a)] = c }
-            return counts
-        }
         let parts = try Parallel.map(width) { w -> [Int64: Int] in
             var counts: [Int64: Int] = [:]
             for a in all[Parallel.range(w, of: width, in: all.count)] { counts[a, default: 0] += 1 }

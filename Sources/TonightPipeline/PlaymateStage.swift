@@ -145,7 +145,6 @@ package struct PlaymateStage: Stage {
     }
 }
 
-/// One worker's records of a block of players.
 /// The writer side of the playmate pipeline: appends batches to the three per-player datasets
 /// in order, on the writer thread only (the stage reads it again after `join`).
 final class PlayerSink: @unchecked Sendable {
@@ -163,11 +162,9 @@ final class PlayerSink: @unchecked Sendable {
         self.upcoming = upcoming
     }
 
-    /// Finishes the three datasets side by side (on all cores).
+    /// Finishes the three datasets side by side (on all cores); the sink is spent afterwards.
     func finishAll() throws -> [DatasetWriter.Summary] {
-        var open = [suggestions, stats, upcoming]
-        // Worker d finishes writer d only.
-        let summaries = try Parallel.writing(into: &open, parts: open.count) { d, writers in try writers[d].finish() }
+        let summaries = try DatasetWriter.finishAll([suggestions, stats, upcoming])
         records = summaries.map(\.records)
         return summaries
     }
@@ -184,6 +181,7 @@ final class PlayerSink: @unchecked Sendable {
     }
 }
 
+/// One chunk's records of a block of players.
 struct PlayerBatch: Sendable {
     var suggestions: [(String, [UInt8], Int)] = []
     var stats: [(String, [UInt8])] = []

@@ -38,7 +38,7 @@ package struct TicketsStage: Stage {
         let located = try context.read(.locatedEvents)
         let venues = try context.read(.placedVenues)
         let edges = try context.read(.affinityEdges)
-        // Users (read, sorted by id bytes) on one core; the index on the other.
+        // Users (read, then ordered by id bytes) on one core; the index on the other.
         // The users stay in table order; `order` lists them by id bytes (copying a million
         // records into id order cost a third of a second on the critical path).
         let ((users, order, usersSeconds, sortSeconds), (index, indexSeconds)) = try Parallel.both({
@@ -130,8 +130,7 @@ package struct TicketsStage: Stage {
         outcome.details["seconds.write"] = String(format: "%.2f", Double(sink.writeNanos) / 1e9)
         outcome.details["seconds.rankAndWrite"] = String(format: "%.2f", Double(ranked - prepared) / 1e9)
         outcome.rows["users"] = users.count
-        // The three datasets finished side by side (their key indexes, a line per frame, are
-        // built and compressed on one core each).
+        // The three datasets finished side by side.
         let summaries = try sink.finishAll()
         for (d, name) in Self.datasetNames.enumerated() {
             let summary = summaries[d]
@@ -242,9 +241,7 @@ final class TicketsSink: @unchecked Sendable {
 
     /// Finishes every dataset, on all cores; the sink is spent afterwards.
     func finishAll() throws -> [DatasetWriter.Summary] {
-        var open = writers
-        writers = []
-        // Worker d finishes writer d only.
-        return try Parallel.writing(into: &open, parts: open.count) { d, writers in try writers[d].finish() }
+        defer { writers = [] }
+        return try DatasetWriter.finishAll(writers)
     }
 }

@@ -182,7 +182,7 @@ final class KeySet: @unchecked Sendable {
     func contains(_ b: UnsafeBufferPointer<UInt8>) -> Bool { lookup.contains(b) }
 
     /// A buffer of at least `needed` (doubling), its first `used` elements copied.
-    static func enlarged<T>(_ old: UnsafeMutableBufferPointer<T>, to needed: Int, used: Int) -> UnsafeMutableBufferPointer<T> {
+    private static func enlarged<T>(_ old: UnsafeMutableBufferPointer<T>, to needed: Int, used: Int) -> UnsafeMutableBufferPointer<T> {
         var n = old.count * 2
         while n < needed { n *= 2 }
         let new = UnsafeMutableBufferPointer<T>.allocate(capacity: n)

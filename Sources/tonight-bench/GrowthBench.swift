@@ -29,13 +29,7 @@ struct GrowthBench: ParsableCommand {
 
     func run() throws {
         let sets = [("small", URL(fileURLWithPath: small)), ("full", URL(fileURLWithPath: full))]
-        for (scale, dir) in sets where !FileManager.default.fileExists(atPath: dir.appendingPathComponent("feed.xml").path) {
-            guard let s = GeneratorScale.named(scale), let worldShape = GeneratorShape(rawValue: shape) else {
-                throw ValidationError("unknown scale or shape \(scale) \(shape)")
-            }
-            FileHandle.standardError.write(Data("generating \(scale) into \(dir.path) …\n".utf8))
-            try DatasetGenerator(scale: s, seed: 1, shape: worldShape).generate(into: dir)
-        }
+        for (scale, dir) in sets { try PipelineBench.generateIfMissing(dir, scale: scale, shape: shape) }
         let infos = sets.map { GeneratedInfo.read($0.1) }
         guard let a = infos[0], let b = infos[1], a.shape == b.shape else {
             throw ValidationError("both data sets must be generated, with the same shape")
@@ -46,14 +40,7 @@ struct GrowthBench: ParsableCommand {
         defer { try? FileIO.removeItem(work) }
 
         func once(_ dir: URL, _ name: String) throws -> Run {
-            let w = work.appendingPathComponent(name)
-            try? FileIO.removeItem(w.appendingPathComponent("out"))  // a real publish each time
-            let m = try ChildProcess.run([tonight, "run", "--force", "--inputs", dir.path, "--work", w.path,
-                                          "--out", w.appendingPathComponent("out").path, "--log-format", "json"])
-            guard m.status == 0 else { throw ValidationError("tonight run on \(dir.path) failed with status \(m.status)") }
-            let store = RunStore(work: w)
-            guard let id = store.runIDs().first else { throw ValidationError("no run recorded") }
-            let record = try RunRecord.read(store.runDirectory(id).appendingPathComponent("run.json"))
+            let (m, store, id, record) = try PipelineBench.forcedRun(tonight: tonight, data: dir, work: work.appendingPathComponent(name))
             var run = Run(order: record.stages.map(\.stage), wall: m.seconds)
             for s in record.stages {
                 if let r = store.record(run: id, stage: s.stage) { run.stages[s.stage] = r.durationSeconds }

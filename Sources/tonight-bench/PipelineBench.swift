@@ -24,12 +24,7 @@ struct PipelineBench: ParsableCommand {
 
     func run() throws {
         let dir = URL(fileURLWithPath: data)
-        if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("feed.xml").path) {
-            guard let s = GeneratorScale.named(scale) else { throw ValidationError("unknown scale \(scale)") }
-            print("generating \(scale) into \(dir.path) …")
-            guard let worldShape = GeneratorShape(rawValue: shape) else { throw ValidationError("unknown shape \(shape)") }
-            try DatasetGenerator(scale: s, seed: 1, shape: worldShape).generate(into: dir)
-        }
+        try Self.generateIfMissing(dir, scale: scale, shape: shape)
         let info = GeneratedInfo.read(dir)
         let dataName = "\(dir.lastPathComponent) (\(info?.scale ?? "?"), \(info?.shape ?? "uniform") shape, seed \(info?.seed ?? 0))"
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -43,13 +38,8 @@ struct PipelineBench: ParsableCommand {
         var order: [String] = []
         for i in 0..<runs {
             // A real publish each time: with the same datasets in CURRENT, publish is a no-op.
-            try? FileIO.removeItem(work.appendingPathComponent("out"))
-            let m = try ChildProcess.run([tonight, "run", "--force", "--inputs", dir.path, "--work", work.path, "--out", work.appendingPathComponent("out").path, "--log-format", "json"])
-            guard m.status == 0 else { throw ValidationError("tonight run failed with status \(m.status)") }
+            let (m, store, id, record) = try Self.forcedRun(tonight: tonight, data: dir, work: work)
             walls.append(m.seconds)
-            let store = RunStore(work: work)
-            guard let id = store.runIDs().first else { throw ValidationError("no run recorded") }
-            let record = try RunRecord.read(store.runDirectory(id).appendingPathComponent("run.json"))
             order = record.stages.map(\.stage)
             // The run's peak is its largest stage's: the runner resets the high-water mark
             // per stage (clear_refs), so the process's own peak (GNU time) is the last stage's.
@@ -98,5 +88,29 @@ struct PipelineBench: ParsableCommand {
         tables.append(try Self.shapeTable(snapshots: snapshots, dataName: dataName))
         tables.append(try Self.datasetTable(snapshots: snapshots))
         try output.emit(benchmark: section, tables: tables)
+    }
+}
+
+extension PipelineBench {
+    /// Generates `scale` of `shape` (seed 1) into `dir` unless it holds a feed already.
+    static func generateIfMissing(_ dir: URL, scale: String, shape: String) throws {
+        guard !FileManager.default.fileExists(atPath: dir.appendingPathComponent("feed.xml").path) else { return }
+        guard let s = GeneratorScale.named(scale) else { throw ValidationError("unknown scale \(scale)") }
+        guard let worldShape = GeneratorShape(rawValue: shape) else { throw ValidationError("unknown shape \(shape)") }
+        FileHandle.standardError.write(Data("generating \(scale) into \(dir.path) …\n".utf8))
+        try DatasetGenerator(scale: s, seed: 1, shape: worldShape).generate(into: dir)
+    }
+
+    /// One `tonight run --force` of `data` with `work` as run store and a fresh snapshot root
+    /// (`work/out`: with the same datasets in CURRENT, publish would do nothing): the process's
+    /// measurement and the run it recorded.
+    static func forcedRun(tonight: String, data: URL, work: URL) throws -> (ChildProcess.Measurement, RunStore, String, RunRecord) {
+        try? FileIO.removeItem(work.appendingPathComponent("out"))
+        let m = try ChildProcess.run([tonight, "run", "--force", "--inputs", data.path, "--work", work.path,
+                                      "--out", work.appendingPathComponent("out").path, "--log-format", "json"])
+        guard m.status == 0 else { throw ValidationError("tonight run on \(data.path) failed with status \(m.status)") }
+        let store = RunStore(work: work)
+        guard let id = store.runIDs().first else { throw ValidationError("no run recorded in \(work.path)") }
+        return (m, store, id, try RunRecord.read(store.runDirectory(id).appendingPathComponent("run.json")))
     }
 }
