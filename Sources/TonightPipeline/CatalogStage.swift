@@ -15,6 +15,7 @@ package struct CatalogStage: Stage {
     package init() {}
 
     package let name = "catalog"
+    package let usesEveryCore = true
     package let summary = "catalog datasets (events, venues, artists, categories) and their indexes"
     package let inputs: [StageInput] = [.stage("parse-feed"), .stage("geocode"), .stage("load-tickets")]
     package let configKeys: [any AnyConfigKey] = [

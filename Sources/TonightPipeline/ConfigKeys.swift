@@ -18,6 +18,8 @@ package enum ConfigKeys {
                                               check: ConfigRule.range(1...100_000))
         package static let threads = ConfigKey("runs.threads", 0, "worker threads of every parallel step (0: every core); outputs are the same for any value",
                                                check: ConfigRule.range(0...4096))
+        package static let stagesAtOnce = ConfigKey("runs.stagesAtOnce", 0, "stages that may run side by side once their inputs are ready (0: one per worker thread; 1: one after another); two stages that use every core never run together; outputs are the same for any value",
+                                                    check: ConfigRule.range(0...4096))
     }
 
     package enum Feed {
@@ -136,7 +138,7 @@ package enum ConfigKeys {
 
     /// Every key, in the order of the YAML file.
     package static let all: [any AnyConfigKey] = [
-        Paths.inputs, Paths.work, Paths.out, Runs.retain, Runs.threads,
+        Paths.inputs, Paths.work, Paths.out, Runs.retain, Runs.threads, Runs.stagesAtOnce,
         Feed.camefrom, Feed.maxRejectShare, Feed.Limits.maxDepth, Feed.Limits.maxTextBytes, Feed.Limits.maxNameBytes,
         Feed.Limits.maxAttributes, Feed.Limits.maxUnknownNames, Feed.Limits.maxInputBytes, Feed.Limits.maxCompressionRatio,
         Feed.Limits.zstdWindowLogMax,

@@ -14,6 +14,7 @@ package struct PlaymateStage: Stage {
     package init() {}
 
     package let name = "playmate"
+    package let usesEveryCore = true
     package let summary = "per-player suggested sessions and statistics (Playmate)"
     package let inputs: [StageInput] = [.stage("load-playmate")]
     package let configKeys = RankingConfig.playmateKeys + [ConfigKeys.Catalog.geohashPrecision] + DatasetFiles.configKeys

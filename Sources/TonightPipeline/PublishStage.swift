@@ -22,6 +22,7 @@ package struct PublishStage: Stage {
     ]
     package let readsAsOf = true
     package let alwaysRuns = true
+    package let usesEveryCore = true
     package let tables = ["manifest"]
 
     static let rejectLimits = [

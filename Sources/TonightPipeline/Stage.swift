@@ -106,6 +106,10 @@ package protocol Stage: Sendable {
     var datasets: [String] { get }
     /// Whether the stage runs on every run (never reused): `publish`.
     var alwaysRuns: Bool { get }
+    /// Whether the stage keeps every core busy for most of its time (its work is split over
+    /// all of them): the runner never starts two such stages side by side, and fills the
+    /// cores the others leave idle with the stages that are ready.
+    var usesEveryCore: Bool { get }
     /// The datasets keyed by user or player: a per-user stage (one that lists any) runs per
     /// shard, each shard writing the records of the ids it owns; its other datasets are
     /// written by shard 0 alone.
@@ -123,6 +127,7 @@ extension Stage {
     package var bundledData: [BuildIdentity.Resource] { [] }
     package var datasets: [String] { [] }
     package var alwaysRuns: Bool { false }
+    package var usesEveryCore: Bool { false }
     package var shardedDatasets: [String] { [] }
     package var shardInvariantRows: Set<String> { [] }
     /// Whether the stage's work grows with users (it runs per shard).

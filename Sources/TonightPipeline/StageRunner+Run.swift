@@ -74,30 +74,12 @@ extension StageRunner {
         }
         defer { Interruption.setForcedExitCleanup(nil) }
 
-        var records: [StageRecord] = []
-        var upstreamDirs: [String: URL] = [:]
-        var current = 0
-        do {
-            for (i, entry) in entries.enumerated() {
-                current = i
-                try Interruption.check()
-                if sharedStages != nil, try graph.stage(entry.stage).isPerUser {
-                    // The shared stages are done (run or reused): the next shard may reuse them.
-                    hashes.save()
-                    sharedStages = nil
-                }
-                let record = try perform(entry, index: i, run: &run, runDir: runDir, upstream: upstreamDirs, records: records)
-                upstreamDirs[entry.stage] = runDir.appendingPathComponent(entry.stage)
-                records.append(record)
-            }
-        } catch let error as TonightError {
-            try finishFailed(&run, error: noting(publishedBy: runID, in: error), at: current, records: records, runDir: runDir)
-        }
+        let records = try runScheduled(entries, run: &run, runDir: runDir, sharedStages: &sharedStages)
         if let shard = options.shard {
             do {
                 try writeSuccessRecord(shard: shard, run: run, records: records)
             } catch let error as TonightError {
-                try finishFailed(&run, error: error, at: entries.count, records: records, runDir: runDir)
+                try finishFailed(&run, error: error, at: entries.count, states: entries.map { _ in .done }, records: records, runDir: runDir)
             }
         }
         run.status = "completed"
@@ -137,32 +119,34 @@ extension StageRunner {
         return noted
     }
 
-    /// One stage of the plan: reused (outputs verified) or run.
-    private func perform(
-        _ entry: PlanEntry, index i: Int, run: inout RunRecord, runDir: URL, upstream: [String: URL], records: [StageRecord]
+    /// One stage of the plan: reused (outputs verified) or run. `shown` is the entry the run
+    /// record shows for it (its duration; action and reason when a damaged output is recomputed).
+    func perform(
+        _ entry: PlanEntry, shown: inout RunRecord.StageEntry, runID: String, runDir: URL, upstream: [String: URL],
+        records: [StageRecord]
     ) throws -> StageRecord {
         let stage = try graph.stage(entry.stage)
         let started = Date()
-        defer { run.stages[i].durationSeconds = Date().timeIntervalSince(started) }
+        defer { shown.durationSeconds = Date().timeIntervalSince(started) }
         switch entry.action {
         case .reuse:
             do {
-                let record = try reuse(entry, runID: run.runId, into: runDir)
+                let record = try reuse(entry, runID: runID, into: runDir)
                 logger.info("\(entry.stage): reused (\(entry.reason))")
                 return record
             } catch let damage as DamagedOutput {
                 // Nothing unverified is reused: the stage runs again.
                 logger.warning("\(entry.stage): \(damage.description); recomputing")
                 store.markDamaged(damage.directory)
-                run.stages[i].action = PlanEntry.Action.run.rawValue
-                run.stages[i].reason = damage.description + "; recomputed"
+                shown.action = PlanEntry.Action.run.rawValue
+                shown.reason = damage.description + "; recomputed"
                 var again = entry
-                again.reason = run.stages[i].reason
-                return try execute(stage, entry: again, runID: run.runId, runDir: runDir, upstream: upstream, records: records)
+                again.reason = shown.reason
+                return try execute(stage, entry: again, runID: runID, runDir: runDir, upstream: upstream, records: records)
             }
         case .run:
             logger.info("\(entry.stage): running (\(entry.reason))")
-            let record = try execute(stage, entry: entry, runID: run.runId, runDir: runDir, upstream: upstream, records: records)
+            let record = try execute(stage, entry: entry, runID: runID, runDir: runDir, upstream: upstream, records: records)
             logger.info(
                 "\(entry.stage): done in \(String(format: "%.2f", record.durationSeconds)) s",
                 metadata: ["rows": "\(record.rows.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))",
@@ -173,16 +157,23 @@ extension StageRunner {
     }
 
     /// Records a run that stopped at stage `at`: failed (its folder kept) or interrupted
-    /// (partial output removed); later stages did not run. Rethrows the error.
-    private func finishFailed(_ run: inout RunRecord, error: TonightError, at: Int, records: [StageRecord], runDir: URL) throws -> Never {
+    /// (partial output removed); the stages that had not started did not run (`states`: what
+    /// became of each entry; a stage that failed beside `at` is recorded failed, or
+    /// interrupted, too). Rethrows the error.
+    func finishFailed(_ run: inout RunRecord, error: TonightError, at: Int, states: [StageSchedule.State],
+                      records: [StageRecord], runDir: URL) throws -> Never {
         let interrupted = error.kind == .interrupted
         run.status = interrupted ? "interrupted" : "failed"
         run.error = error.description
         run.exitCode = error.exitCode
         run.failedStage = run.stages.indices.contains(at) ? run.stages[at].stage : nil
         run.finishedAt = Self.now
-        for j in run.stages.indices where j >= at {
-            run.stages[j].action = j > at ? "not run" : (interrupted ? "interrupted" : "failed")
+        for j in run.stages.indices {
+            switch j < states.count ? states[j] : .waiting {
+            case .waiting, .running: run.stages[j].action = j == at && interrupted ? "interrupted" : "not run"
+            case .failed: run.stages[j].action = interrupted ? "interrupted" : "failed"
+            case .done: break
+            }
         }
         if interrupted { RunStore.removeLeftovers(in: runDir) }
         try? run.write(to: runDir.appendingPathComponent("run.json"))

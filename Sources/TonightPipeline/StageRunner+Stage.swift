@@ -29,6 +29,21 @@ extension StageRunner {
         return Int64(usage.ru_maxrss) * 1024
     }
 
+    /// A stage starts: when no other stage is running, the peak is reset, so that the stage's
+    /// reading is its own high-water mark. Stages that run side by side share a window: each
+    /// one's peak is the process's since the last moment no stage ran (theirs together).
+    func enterMemoryWindow() {
+        stagesRunning.withLock {
+            if $0 == 0 { Self.resetPeakMemory() }
+            $0 += 1
+        }
+    }
+
+    /// A stage ended (after reading its peak).
+    func leaveMemoryWindow() {
+        stagesRunning.withLock { $0 -= 1 }
+    }
+
     /// Resets the peak so that the next reading is one stage's own high-water mark: freed heap
     /// is returned to the system first (glibc keeps it otherwise, and the earlier stages'
     /// memory would count), then 5 is written to `/proc/self/clear_refs` (a no-op where that
@@ -58,26 +73,27 @@ extension StageRunner {
                 dirs[i.role] = FileIO.list(d).filter { $0.hasSuffix(".csv") }.map { d.appendingPathComponent($0) }
             }
         }
+        let stageProgress = progress.begin(stage: stage.name)
+        defer { stageProgress.end() }
         let context = StageContext(
             stage: stage.name, config: config, inputsDirectory: options.inputs, files: files, directories: dirs, upstream: upstream,
             outputDirectory: tmp, asOf: options.asOf, runDate: options.date,
-            logger: logger, progress: progress, outDirectory: options.out, allowShrink: options.allowShrink,
+            logger: logger, progress: stageProgress, outDirectory: options.out, allowShrink: options.allowShrink,
             runID: runID, records: records,
             timeZones: stage.inputs.contains(.timeZoneDatabase) ? try timeZones() : nil,
             baseline: entry.record.inputs.first { $0.kind == "snapshot" }?.path.map { URL(fileURLWithPath: $0) },
             runCodeVersion: "\(BuildIdentity.version) build \(buildIdentity.id)",
             shard: stage.isPerUser ? options.shard : nil)
         let started = Date()
-        Self.resetPeakMemory()
-        progress.begin(stage: stage.name)
-        defer { progress.end() }
+        enterMemoryWindow()
+        defer { leaveMemoryWindow() }
         var record = entry.record
         record.runId = runID
         record.startedAt = CivilTime.formatUTC(Int64(started.timeIntervalSince1970))
         let outcome: StageOutcome
         do {
             if stage.isPerUser, let shards = shardSet {
-                outcome = try ShardMerge(shards: shards, stage: stage, config: config).run(into: tmp, progress: progress)
+                outcome = try ShardMerge(shards: shards, stage: stage, config: config).run(into: tmp, progress: stageProgress)
             } else {
                 outcome = try stage.run(context)
             }

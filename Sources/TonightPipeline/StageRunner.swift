@@ -1,12 +1,18 @@
 import Foundation
 import Logging
+import TonightBase
 import TonightCore
 import TonightGeo
 import TonightSnapshot
 
 /// Plans and runs the stage graph: fingerprints, reuse of earlier outputs, run directories
 /// written through temporary names and renames, `stage.json`, the lock, report and metrics.
-package final class StageRunner {
+///
+/// Stages run on threads of their own (`StageSchedule`). What they read of the runner is
+/// constant once the plan is made (`buildIdentity`, `timeZoneDatabase` and `shardSet` are set
+/// while planning, before any stage starts) or locked (`stagesRunning`, the progress line,
+/// the logger); hence `@unchecked Sendable`.
+package final class StageRunner: @unchecked Sendable {
     let graph: StageGraph
     let config: TonightConfig
     let options: RunOptions
@@ -20,6 +26,8 @@ package final class StageRunner {
     package var timeZoneDatabase: TimeZoneDatabase?
     /// A merge's checked success records (set when the merge's run starts).
     var shardSet: ShardSet?
+    /// Stages running now (their peak-memory window; `enterMemoryWindow`).
+    let stagesRunning = Locked(0)
 
     package init(graph: StageGraph = .standard, config: TonightConfig, options: RunOptions, logger: Logger,
                  progress: ProgressReporter = ProgressReporter()) {

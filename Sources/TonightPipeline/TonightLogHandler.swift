@@ -37,6 +37,6 @@ package struct TonightLogHandler: LogHandler {
             let data = (try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])) ?? Data()
             line = String(decoding: data, as: UTF8.self) + "\n"
         }
-        FileHandle.standardError.write(Data(line.utf8))
+        ProgressReporter.writeAboveProgress(Data(line.utf8))
     }
 }

@@ -64,8 +64,12 @@ import TonightSnapshot
         let mount = temporaryDirectory("tonight-tmpfs")
         #expect(try Self.sh("mount -t tmpfs -o size=\(size)k tmpfs '\(mount.path)'").0 == 0)
         defer { _ = try? Self.sh("umount '\(mount.path)'") }
-        let r = try runTonight(["run", "--inputs", Self.small.path, "--work", mount.path + "/work", "--out", out.path + "/out",
-                                "--as-of", "2026-01-16T06:00:00Z"])
+        // Stages one after another, so that the stages counted above are the ones before
+        // tickets (side by side, playmate or alerts could take the last bytes first).
+        let oneAtATime = out.appendingPathComponent("one-at-a-time.yaml")
+        try "runs:\n  stagesAtOnce: 1\n".write(to: oneAtATime, atomically: true, encoding: .utf8)
+        let r = try runTonight(["run", "--config", oneAtATime.path, "--inputs", Self.small.path, "--work", mount.path + "/work",
+                                "--out", out.path + "/out", "--as-of", "2026-01-16T06:00:00Z"])
         #expect(r.status == 74, "\(r.stderr)")
         #expect(r.stderr.contains("No space left on device") && r.stderr.contains("[tickets]"), "\(r.stderr)")
         #expect(try SnapshotDirectory(root: out.appendingPathComponent("out/snapshots")).currentID() == before)
