@@ -32,6 +32,9 @@ package struct TicketsStage: Stage {
     static let blockSize = 8_192
     /// Chunks of a block per worker (load balance against the chunks' fixed cost).
     static let chunksPerWorker = 8
+    /// One user in this many (by position in the users table, so the same ones for any
+    /// thread count) has the events in their reach counted for the `shape.*` details.
+    static let shapeSample = 1_000
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         let began = DispatchTime.now().uptimeNanoseconds
@@ -141,8 +144,17 @@ package struct TicketsStage: Stage {
         }
         outcome.details["seconds.finish"] = String(format: "%.2f", Double(DispatchTime.now().uptimeNanoseconds - ranked) / 1e9)
         outcome.details["upcomingEvents"] = String(index.events.count)
+        outcome.details["shape.candidates"] = Self.distribution(sink.candidates, of: "users")
+        outcome.details["shape.eventsInReach"] = Self.distribution(sink.inReach, of: "located users (1 in \(Self.shapeSample) sampled)")
         try files.finish()
         return outcome
+    }
+
+    /// "N <what>; min a median b p90 c max d" (the `shape.*` details).
+    static func distribution(_ values: [Int32], of what: String) -> String {
+        guard !values.isEmpty else { return "0 \(what)" }
+        let v = values.sorted()
+        return "\(v.count) \(what); min \(v[0]) median \(v[v.count / 2]) p90 \(v[v.count * 9 / 10]) max \(v[v.count - 1])"
     }
 
     /// Ranks the users at `positions` (indexes into `users`) and appends their records to
@@ -154,6 +166,8 @@ package struct TicketsStage: Stage {
         users.withUnsafeBufferPointer { users in
             for k in positions {
                 ranker.value.rank(users[k])
+                batch.candidates.append(Int32(clamping: ranker.value.candidateCount))
+                if k % shapeSample == 0, let n = ranker.value.eventsInReach(users[k]) { batch.inReach.append(Int32(clamping: n)) }
                 let lists = ranker.value.lists
                 if lists.writeExplore(user: users[k].id, index, to: &batch.records[0].json) {
                     batch.records[0].commit(user: k, length: lists.explore.count)
@@ -197,6 +211,10 @@ struct TicketsBatch: Sendable {
     }
 
     var records = [Records](repeating: Records(), count: TicketsStage.datasetNames.count)
+    /// Explore candidates of every user ranked, and events in reach of the sampled located
+    /// users (the data set's shape: `TicketsStage.shapeSample`).
+    var candidates: [Int32] = []
+    var inReach: [Int32] = []
 
     /// Empties every buffer, keeping its storage (batches are recycled block to block).
     mutating func removeAll() {
@@ -207,6 +225,8 @@ struct TicketsBatch: Sendable {
             records[d].users.removeAll(keepingCapacity: true)
             records[d].lengths.removeAll(keepingCapacity: true)
         }
+        candidates.removeAll(keepingCapacity: true)
+        inReach.removeAll(keepingCapacity: true)
     }
 }
 
@@ -217,6 +237,9 @@ final class TicketsSink: @unchecked Sendable {
     private let users: [TicketsUser]
     private(set) var lengths: [[Int]]
     private(set) var writeNanos: UInt64 = 0
+    /// The batches' shape measures, in user order.
+    private(set) var candidates: [Int32] = []
+    private(set) var inReach: [Int32] = []
 
     init(writers: [DatasetWriter], users: [TicketsUser]) {
         self.writers = writers
@@ -236,6 +259,8 @@ final class TicketsSink: @unchecked Sendable {
                 }
                 lengths[d] += r.lengths
             }
+            candidates += part.candidates
+            inReach += part.inReach
         }
         writeNanos += DispatchTime.now().uptimeNanoseconds - t0
     }

@@ -5,7 +5,7 @@ import TonightSnapshot
 extension PipelineBench {
     /// List lengths of a published snapshot (items per record: median, p90, max), so that a
     /// reader can tell which world a figure comes from.
-    static func shapeTable(snapshots: URL, dataName: String) throws -> BenchTable {
+    static func shapeTable(snapshots: URL, dataName: String, tickets: [String: String] = [:]) throws -> BenchTable {
         let snapshot = try Snapshot.openCurrent(in: snapshots, cacheBytes: 0)
         var table = BenchTable("Shape of the data the stages ran on (\(dataName)): items per published list",
                                columns: ["dataset", "lists", "median", "p90", "max", "uncompressed MB", "compressed MB"])
@@ -23,6 +23,11 @@ extension PipelineBench {
             table.row([name, "\(counts.count)", "\(pick(0.5))", "\(pick(0.9))", "\(counts.last ?? 0)",
                        String(format: "%.0f", Double(dataset.entry.uncompressedBytes) / 1e6),
                        String(format: "%.0f", Double(dataset.entry.bytes) / 1e6)])
+        }
+        // What the tickets stage saw (its stage.json): the world behind the list lengths.
+        if let reach = tickets["shape.eventsInReach"] { table.note("upcoming events in reach of a located user: \(reach)") }
+        if let candidates = tickets["shape.candidates"] {
+            table.note("explore candidates per user (upcoming events of favoured or similar artists, in reach and affordable): \(candidates)")
         }
         return table
     }

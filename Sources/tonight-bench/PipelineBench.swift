@@ -104,7 +104,9 @@ struct PipelineBench: ParsableCommand {
             FileHandle.standardError.write(Data("floors not measured: \(error)\n".utf8))
             tables[0].note("floors not measured: \(error)")
         }
-        tables.append(try Self.shapeTable(snapshots: snapshots, dataName: dataName))
+        let store = RunStore(work: work)
+        let ticketsDetails = store.runIDs().first.flatMap { store.record(run: $0, stage: "tickets")?.details } ?? [:]
+        tables.append(try Self.shapeTable(snapshots: snapshots, dataName: dataName, tickets: ticketsDetails))
         tables.append(try Self.datasetTable(snapshots: snapshots))
         try output.emit(benchmark: section, tables: tables)
     }
