@@ -58,8 +58,7 @@ extension RunReport {
         b += "<span class=\"badge \(badge)\">\(h(run.status))</span> as of \(h(run.asOf)) (run date \(h(run.date)))"
         if let s = run.shard { b += " · shard \(h(s))" }
         if let n = run.mergedShards { b += " · merge of \(n) shard(s)" }
-        let total = run.stages.compactMap(\.durationSeconds).reduce(0, +)
-        b += String(format: " · %.1f s", total) + " · <span class=\"muted\">\(h(run.codeVersion)) · started \(h(run.startedAt)) · inputs <code>\(h(run.inputs))</code></span></p>"
+        b += String(format: " · %.1f s", wallSeconds(run)) + " · <span class=\"muted\">\(h(run.codeVersion)) · started \(h(run.startedAt)) · inputs <code>\(h(run.inputs))</code></span></p>"
         b += failure(p) + anomalies(p)
         b += "<h2>Stage timeline</h2>" + timeline(run)
         b += "<h2>Stages</h2>" + stages(p)
@@ -121,15 +120,26 @@ extension RunReport {
         return "<section class=\"normal\"><p>Nothing outside its usual band against the last \(min(earlier, AnomalyRule.window)) runs (durations, records, rejects; shrink guards).</p></section>"
     }
 
-    static func timeline(_ run: RunRecord) -> String {
-        var start = 0.0
-        var bars: [(name: String, action: String, start: Double, seconds: Double)] = []
-        for e in run.stages {
+    /// Each stage's bar from its start (`startSeconds`; a record of an older run has none: its
+    /// stages ran one after another, so each starts where the one before ended).
+    static func bars(_ run: RunRecord) -> [(name: String, action: String, start: Double, seconds: Double)] {
+        var next = 0.0
+        return run.stages.map { e in
             let d = e.durationSeconds ?? 0
-            bars.append((e.stage, e.action, start, d))
-            start += d
+            let start = e.startSeconds ?? next
+            next = start + d
+            return (e.stage, e.action, start, d)
         }
-        return ReportSVG.timeline(bars) + "<p class=\"muted\">Blue: ran; hatched grey: reused from an earlier run; red: failed. Stages run one after the other.</p>"
+    }
+
+    /// The run's wall time from its first stage's start to its last stage's end (not the sum
+    /// of the stages: they run side by side).
+    static func wallSeconds(_ run: RunRecord) -> Double {
+        bars(run).map { $0.start + $0.seconds }.max() ?? 0
+    }
+
+    static func timeline(_ run: RunRecord) -> String {
+        ReportSVG.timeline(bars(run)) + "<p class=\"muted\">Blue: ran; hatched grey: reused from an earlier run; red: failed. Stages start once the stages they read are done, side by side where the graph allows (<code>runs.stagesAtOnce</code>).</p>"
     }
 
     static func stages(_ p: Page) -> String {

@@ -79,11 +79,12 @@ struct ShardMerge {
     }
 
     /// The stage's outcome for every user: rows, warnings and rejects summed (rows every
-    /// shard counts alike taken once), list lengths from the shards' histograms, other
-    /// details from shard 0 (timings left out: they were the shards').
+    /// shard counts alike taken once), list lengths and shape measures from the shards'
+    /// histograms, other details from shard 0 (timings left out: they were the shards').
     func outcome(_ parts: [ShardRecord.Part]) -> StageOutcome {
         var o = StageOutcome()
         var lengths: [String: ListLengths] = [:]
+        var shapes: [String: ListLengths] = [:]
         for (i, p) in parts.enumerated() {
             for (k, v) in p.rows {
                 if stage.shardInvariantRows.contains(k) { o.rows[k] = i == 0 ? v : o.rows[k] } else { o.rows[k, default: 0] += v }
@@ -94,9 +95,19 @@ struct ShardMerge {
                 guard let l = ListLengths(text: v) else { continue }
                 lengths[String(k.dropFirst("histogram.".count)), default: ListLengths(users: 0)].add(l)
             }
+            for (k, v) in p.details where k.hasPrefix("shape.histogram.") {
+                guard let l = ListLengths(text: v) else { continue }
+                shapes[String(k.dropFirst("shape.histogram.".count)), default: ListLengths(users: 0)].add(l)
+            }
         }
-        for (k, v) in parts[0].details where !k.hasPrefix("seconds.") && !k.hasPrefix("histogram.") && !k.hasPrefix("length.") {
+        for (k, v) in parts[0].details where !k.hasPrefix("seconds.") && !k.hasPrefix("histogram.") && !k.hasPrefix("length.")
+            && !k.hasPrefix("shape.") {
             o.details[k] = v
+        }
+        for (name, l) in shapes {
+            let label = parts.lazy.compactMap { $0.details["shape.\(name)"].flatMap(ListLengths.label(ofSummary:)) }.first ?? "values"
+            o.details["shape.\(name)"] = l.summary(label: label)
+            o.details["shape.histogram.\(name)"] = l.text
         }
         for (name, l) in lengths {
             o.details["length.\(name)"] = l.distribution

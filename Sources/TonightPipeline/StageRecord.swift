@@ -55,6 +55,9 @@ package struct RunRecord: Codable, Sendable {
         package var action: String
         package var reason: String
         package var durationSeconds: Double?
+        /// When the stage started, in seconds after the run's first stage did (nil in the
+        /// records of older runs, whose stages ran one after another).
+        package var startSeconds: Double?
     }
 
     package var runId: String

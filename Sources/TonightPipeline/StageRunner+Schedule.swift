@@ -36,6 +36,7 @@ extension StageRunner {
         let finished = Handoff<Finished>(capacity: entries.count)
         var jobs: [BackgroundJob] = []
         let runID = run.runId
+        let began = Date()
         while true {
             if failure == nil {
                 do {
@@ -52,6 +53,7 @@ extension StageRunner {
                     sharedStages = nil
                 }
                 states[i] = .running
+                run.stages[i].startSeconds = Date().timeIntervalSince(began)
                 let upstream = Dictionary(uniqueKeysWithValues: schedule.upstream[i].map {
                     (entries[$0].stage, runDir.appendingPathComponent(entries[$0].stage))
                 })

@@ -5,11 +5,12 @@
 /// stages run, and never beside another stage that uses every core (`Stage.usesEveryCore`:
 /// catalog, tickets, playmate, publish), so the mostly single-threaded stages (loaders,
 /// planner, alerts) fill the cores the others leave idle without two heavy stages halving
-/// each other or adding their peaks. Among the ready stages the plan's (topological) order
-/// decides. A shard's per-user stages wait until every shared stage before them is done
-/// (a shard's plan is its per-user stages and what they read, so that is all of them; the
-/// shared stages' lock is then released for the next shard). `width` 1 is the old order: one stage
-/// after another, in plan order.
+/// each other or adding their peaks. Among the ready stages, those that do not use every
+/// core start first (so that they pair with each other rather than share a heavy stage's
+/// cores), then the plan's (topological) order decides. A shard's per-user stages wait
+/// until every shared stage before them is done (a shard's plan is its per-user stages and
+/// what they read, so that is all of them; the shared stages' lock is then released for the
+/// next shard). `width` 1 is the old order: one stage after another, in plan order.
 struct StageSchedule: Sendable {
     enum State: Sendable, Equatable { case waiting, running, done, failed }
 
@@ -40,20 +41,26 @@ struct StageSchedule: Sendable {
                   width: width)
     }
 
-    /// The entries to start now, in plan order, given every entry's state.
+    /// The entries to start now, given every entry's state: the ready stages that do not use
+    /// every core first (two of them side by side use two cores; one beside a stage that
+    /// already keeps every core busy only shares them), then a stage that does, each group in
+    /// plan order. One at a time (`width` 1), the plan order alone.
     func startable(_ states: [State]) -> [Int] {
         var running = states.filter { $0 == .running }.count
         var heavy = states.indices.contains { states[$0] == .running && usesEveryCore[$0] }
+        let ready = states.indices.filter { i in
+            states[i] == .waiting && upstream[i].allSatisfy { states[$0] == .done }
+                && !(afterShared[i] && !(0..<i).allSatisfy { afterShared[$0] || states[$0] == .done })
+        }
+        let order = width == 1 ? ready : ready.filter { !usesEveryCore[$0] } + ready.filter { usesEveryCore[$0] }
         var start: [Int] = []
-        for i in states.indices where states[i] == .waiting {
+        for i in order {
             guard running < width else { break }
-            guard upstream[i].allSatisfy({ states[$0] == .done }) else { continue }
-            if afterShared[i] && !(0..<i).allSatisfy({ afterShared[$0] || states[$0] == .done }) { continue }
             if usesEveryCore[i] && heavy { continue }
             start.append(i)
             running += 1
             heavy = heavy || usesEveryCore[i]
         }
-        return start
+        return start.sorted()
     }
 }

@@ -32,8 +32,8 @@ package struct TicketsStage: Stage {
     static let blockSize = 8_192
     /// Chunks of a block per worker (load balance against the chunks' fixed cost).
     static let chunksPerWorker = 8
-    /// One user in this many (by position in the users table, so the same ones for any
-    /// thread count) has the events in their reach counted for the `shape.*` details.
+    /// One user in this many (`inShapeSample`) has the events in their reach counted for the
+    /// `shape.*` details.
     static let shapeSample = 1_000
 
     package func run(_ context: StageContext) throws -> StageOutcome {
@@ -144,18 +144,16 @@ package struct TicketsStage: Stage {
         }
         outcome.details["seconds.finish"] = String(format: "%.2f", Double(DispatchTime.now().uptimeNanoseconds - ranked) / 1e9)
         outcome.details["upcomingEvents"] = String(index.events.count)
-        outcome.details["shape.candidates"] = Self.distribution(sink.candidates, of: "users")
-        outcome.details["shape.eventsInReach"] = Self.distribution(sink.inReach, of: "located users (1 in \(Self.shapeSample) sampled)")
+        outcome.recordShape("candidates", sink.candidates.map(Int.init), label: "users")
+        outcome.recordShape("eventsInReach", sink.inReach.map(Int.init), label: "located users (1 in \(Self.shapeSample) sampled)")
         try files.finish()
         return outcome
     }
 
-    /// "N <what>; min a median b p90 c max d" (the `shape.*` details).
-    static func distribution(_ values: [Int32], of what: String) -> String {
-        guard !values.isEmpty else { return "0 \(what)" }
-        let v = values.sorted()
-        return "\(v.count) \(what); min \(v[0]) median \(v[v.count / 2]) p90 \(v[v.count * 9 / 10]) max \(v[v.count - 1])"
-    }
+    /// Whether user `id` is in the sample whose events in reach are counted: 1 in
+    /// `shapeSample` by the high half of the id's FNV-1a hash (a property of the user, so a
+    /// merge of shards has the same sample as one run; the low half picks the shard).
+    static func inShapeSample(_ id: String) -> Bool { (Shard.fnv1a(id) >> 32) % UInt64(shapeSample) == 0 }
 
     /// Ranks the users at `positions` (indexes into `users`) and appends their records to
     /// `batch`.
@@ -167,7 +165,7 @@ package struct TicketsStage: Stage {
             for k in positions {
                 ranker.value.rank(users[k])
                 batch.candidates.append(Int32(clamping: ranker.value.candidateCount))
-                if k % shapeSample == 0, let n = ranker.value.eventsInReach(users[k]) { batch.inReach.append(Int32(clamping: n)) }
+                if inShapeSample(users[k].id), let n = ranker.value.eventsInReach(users[k]) { batch.inReach.append(Int32(clamping: n)) }
                 let lists = ranker.value.lists
                 if lists.writeExplore(user: users[k].id, index, to: &batch.records[0].json) {
                     batch.records[0].commit(user: k, length: lists.explore.count)

@@ -39,14 +39,19 @@ struct GrowthBench: ParsableCommand {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-growth-\(getpid())")
         defer { try? FileIO.removeItem(work) }
 
+        let oneAtATime = try PipelineBench.oneAtATimeConfig(in: work)
+        // The stage figures come from a run with the stages one after another (a stage beside
+        // another shares the cores); the whole run's wall from one as the nightly job makes it.
         func once(_ dir: URL, _ name: String) throws -> Run {
-            let (m, store, id, record) = try PipelineBench.forcedRun(tonight: tonight, data: dir, work: work.appendingPathComponent(name))
-            var run = Run(order: record.stages.map(\.stage), wall: m.seconds)
+            let (_, store, id, record) = try PipelineBench.forcedRun(tonight: tonight, data: dir, work: work.appendingPathComponent(name),
+                                                                     arguments: ["--config", oneAtATime.path])
+            var run = Run(order: record.stages.map(\.stage))
             for s in record.stages {
                 if let r = store.record(run: id, stage: s.stage) { run.stages[s.stage] = r.durationSeconds }
                 let entries = (try? DatasetFiles.read(store.runDirectory(id).appendingPathComponent(s.stage))) ?? []
                 if !entries.isEmpty { run.output[s.stage] = Double(entries.reduce(0) { $0 + $1.uncompressedBytes }) }
             }
+            run.wall = try PipelineBench.forcedRun(tonight: tonight, data: dir, work: work.appendingPathComponent(name)).0.seconds
             return run
         }
 
@@ -59,7 +64,7 @@ struct GrowthBench: ParsableCommand {
         let users = (Double(a.counts["users"] ?? 0), Double(b.counts["users"] ?? 0))
         let factor = users.0 > 0 ? users.1 / users.0 : 0
         var table = BenchTable(
-            "Growth from \(URL(fileURLWithPath: small).lastPathComponent) (small, \(a.counts["users"] ?? 0) users) to \(URL(fileURLWithPath: full).lastPathComponent) (full, \(b.counts["users"] ?? 0) users), \(a.shape ?? "uniform") shape: medians of \(self.runs) interleaved rounds of `tonight run --force`",
+            "Growth from \(URL(fileURLWithPath: small).lastPathComponent) (small, \(a.counts["users"] ?? 0) users) to \(URL(fileURLWithPath: full).lastPathComponent) (full, \(b.counts["users"] ?? 0) users), \(a.shape ?? "uniform") shape: medians of \(self.runs) interleaved rounds of `tonight run --force` (stage figures from runs with the stages one after another, the whole run as the nightly job runs it)",
             columns: ["stage", "small s", "full s", "full ÷ small", "÷ users ×\(Int(factor.rounded()))",
                       "NDJSON MB small", "NDJSON MB full", "NDJSON growth", "time growth ÷ NDJSON growth"])
         for stage in runs[1].first?.order ?? [] {

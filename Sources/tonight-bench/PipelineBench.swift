@@ -40,9 +40,7 @@ struct PipelineBench: ParsableCommand {
         // Stage figures come from runs whose stages run one after another (a stage beside
         // another shares the cores, and its seconds say so); the whole run is timed as the
         // nightly job runs it, stages side by side (runs.stagesAtOnce 0). Interleaved.
-        try FileIO.createDirectory(work)
-        let oneAtATime = work.appendingPathComponent("one-at-a-time.yaml")
-        try FileIO.write(Array("runs:\n  stagesAtOnce: 1\n".utf8), to: oneAtATime)
+        let oneAtATime = try Self.oneAtATimeConfig(in: work)
         for i in 0..<runs {
             for alone in [true, false] {
                 // A real publish each time: with the same datasets in CURRENT, publish is a no-op.
@@ -125,6 +123,15 @@ extension PipelineBench {
     /// One `tonight run --force` of `data` with `work` as run store and a fresh snapshot root
     /// (`work/out`: with the same datasets in CURRENT, publish would do nothing): the process's
     /// measurement and the run it recorded.
+    /// A config file that runs the stages one after another (`runs.stagesAtOnce: 1`), for the
+    /// runs whose stage figures a bench reports: a stage beside another shares the cores.
+    static func oneAtATimeConfig(in work: URL) throws -> URL {
+        try FileIO.createDirectory(work)
+        let url = work.appendingPathComponent("one-at-a-time.yaml")
+        try FileIO.write(Array("runs:\n  stagesAtOnce: 1\n".utf8), to: url)
+        return url
+    }
+
     static func forcedRun(tonight: String, data: URL, work: URL, arguments: [String] = []) throws
         -> (ChildProcess.Measurement, RunStore, String, RunRecord)
     {
