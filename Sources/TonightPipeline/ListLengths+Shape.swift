@@ -8,14 +8,7 @@ extension ListLengths {
         let total = counts.values.reduce(0, +)
         guard total > 0 else { return "0 \(label)" }
         let sorted = counts.keys.sorted()
-        func at(_ r: Int) -> Int {
-            var seen = 0
-            for l in sorted {
-                seen += counts[l]!
-                if r < seen { return l }
-            }
-            return sorted.last!
-        }
+        let at = { value(atRank: $0, sorted) }
         return "\(total) \(label); min \(sorted[0]) median \(at(total / 2)) p90 \(at(total * 9 / 10)) max \(sorted.last!)"
     }
 

@@ -26,16 +26,19 @@ package struct ListLengths: Equatable, Sendable {
         let total = counts.values.reduce(0, +)
         guard total > 0 else { return "0 of \(users) users have a list" }
         let sorted = counts.keys.sorted()
-        // The element at rank r (0-based) of the sorted lengths.
-        func at(_ r: Int) -> Int {
-            var seen = 0
-            for l in sorted {
-                seen += counts[l]!
-                if r < seen { return l }
-            }
-            return sorted.last!
-        }
+        let at = { value(atRank: $0, sorted) }
         return "\(total) of \(users) users; length min \(sorted[0]) median \(at(total / 2)) p90 \(at(total * 9 / 10)) max \(sorted.last!)"
+    }
+
+    /// The length at rank `r` (0-based) of all the lists in length order (`sorted`: the
+    /// lengths present, ascending).
+    func value(atRank r: Int, _ sorted: [Int]) -> Int {
+        var seen = 0
+        for l in sorted {
+            seen += counts[l]!
+            if r < seen { return l }
+        }
+        return sorted.last!
     }
 
     /// `users=N lengths=L:C,L:C` (lengths ascending): the `histogram.*` detail of a shard.

@@ -66,7 +66,8 @@ package struct StageContext: Sendable {
     package var outDirectory: URL
     package var allowShrink: Bool
     package var runID: String
-    /// Records of the stages run or reused before this one in this run.
+    /// Records of the stages of this run that finished (run or reused) before this one
+    /// started: every upstream stage's among them (publish, last, gets all).
     package var records: [StageRecord]
     /// The time zone database, for stages that read `.timeZoneDatabase`.
     package var timeZones: TimeZoneDatabase?

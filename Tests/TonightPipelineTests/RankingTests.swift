@@ -23,6 +23,7 @@ import TonightSnapshot
         let edges: [AffinityEdge]
         let players: [PlaymatePlayer]
         let sessions: [PlaymateSession]
+        let work: URL
     }
 
     static let run: Run = {
@@ -41,7 +42,7 @@ import TonightSnapshot
             places: Dictionary(venues.map { ($0.venue.id, $0.placement) }, uniquingKeysWith: { a, _ in a }), venues: venues,
             edges: table(AffinityEdge.self, "parse-affinity", "edges"),
             players: table(PlaymatePlayer.self, "load-playmate", "players"),
-            sessions: table(PlaymateSession.self, "load-playmate", "sessions"))
+            sessions: table(PlaymateSession.self, "load-playmate", "sessions"), work: work)
     }()
 
     /// The app's age group on asOf's date, computed here independently of the pipeline.
@@ -152,6 +153,37 @@ import TonightSnapshot
             let (wt, gt) = (ref.tonight(u), try r.snapshot.tonight(user: u.id))
             #expect(wt.map(\.event) == gt.map(\.event) && zip(wt, gt).allSatisfy { Self.scoreMatches($0.score, $1.score) }, "tonight of \(u.id)")
         }
+    }
+
+    /// The shape measures `tonight-bench` prints (tickets' `shape.*` details) against the
+    /// reference's full scans: every located user's events in reach, and every user's explore
+    /// candidates, for every 7th user; and the stage's histogram of candidates is every user's.
+    @Test func shapeMeasuresAgreeWithTheReference() throws {
+        let r = Self.run
+        let ref = ReferenceRanking(events: r.events, places: r.places, edges: r.edges, asOf: asOf, runDate: Int(asOf / 86_400))
+        let settings = try RankingConfig.settings(TonightConfig(), asOf: asOf, runDate: Int(asOf / 86_400))
+        let index = EventIndex(events: r.events, venues: r.venues, edges: r.edges.map { ($0.source, $0.target, $0.score) },
+                               settings: settings)
+        var ranker = TicketsRanker(index: index, settings: settings)
+        var located = 0, withCandidates = 0
+        for u in stride(from: 0, to: r.users.count, by: 7).map({ r.users[$0] }) {
+            ranker.rank(u)
+            let want = ref.exploreCandidates(u).count
+            #expect(ranker.candidateCount == want, "candidates of \(u.id)")
+            if want > 0 { withCandidates += 1 }
+            let reach = ranker.eventsInReach(u)
+            #expect(reach == ref.eventsInReach(u), "events in reach of \(u.id)")
+            if let reach, reach > 0 { located += 1 }
+        }
+        #expect(located > 100 && withCandidates > 100)  // enough users for the counts to mean something
+        var all: [Int] = []
+        for u in r.users {
+            ranker.rank(u)
+            all.append(ranker.candidateCount)
+        }
+        let store = RunStore(work: r.work)
+        let details = try #require(store.runIDs().first.flatMap { store.record(run: $0, stage: "tickets") }).details
+        #expect(details["shape.histogram.candidates"] == ListLengths(all, users: all.count).text)
     }
 
     /// The explore deck taken from a heap (long candidate lists) is the deck of a full sort:

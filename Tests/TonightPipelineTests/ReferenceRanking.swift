@@ -70,18 +70,35 @@ struct ReferenceRanking {
         e.artists.filter { (s[$0] ?? 0) > 0 }.sorted { s[$0]! != s[$1]! ? s[$0]! > s[$1]! : $0 < $1 }.first
     }
 
-    func explore(_ u: TicketsUser) -> [ExploreItem] {
-        let (s, why) = scores(u)
+    /// The explore candidates (unsorted): open events with a scored performer, with their
+    /// score and a*(e).
+    func exploreCandidates(_ u: TicketsUser) -> [(Double, FeedEvent, Int64)] {
+        let (s, _) = scores(u)
         let located = u.lat != nil
-        func open(_ e: FeedEvent) -> Bool {
-            upcoming(e) && inReach(u, e) && affordable(u, e) && !u.follows.contains(e.id) && !u.dismissed.contains(e.id)
-        }
         var ranked: [(Double, FeedEvent, Int64)] = []
-        for l in events where open(l.event) {
+        for l in events where isOpen(u, l.event) {
             guard let a = best(l.event, s) else { continue }
             let r = s[a]! * exp(-days(l.event) / 21) * (located ? exp(-(distance(u, l.event) ?? 0) / 40) : 1)
             ranked.append((r, l.event, a))
         }
+        return ranked
+    }
+
+    /// Upcoming, in reach, affordable, neither followed nor dismissed.
+    func isOpen(_ u: TicketsUser, _ e: FeedEvent) -> Bool {
+        upcoming(e) && inReach(u, e) && affordable(u, e) && !u.follows.contains(e.id) && !u.dismissed.contains(e.id)
+    }
+
+    /// Upcoming events within a located user's radius, whatever they cost (nil: not located).
+    func eventsInReach(_ u: TicketsUser) -> Int? {
+        guard u.lat != nil else { return nil }
+        return events.filter { upcoming($0.event) && inReach(u, $0.event) }.count
+    }
+
+    func explore(_ u: TicketsUser) -> [ExploreItem] {
+        let (_, why) = scores(u)
+        let located = u.lat != nil
+        var ranked = exploreCandidates(u)
         ranked.sort { Self.ordered(($0.0, $0.1), ($1.0, $1.1)) }
         var out: [ExploreItem] = []
         var count: [Int64: Int] = [:]
@@ -95,7 +112,7 @@ struct ReferenceRanking {
         guard out.count < 10 else { return out }
         let m = meanStars
         var popular: [(Double, FeedEvent)] = []
-        for l in events where open(l.event) && !out.contains(where: { $0.event == l.event.idString }) {
+        for l in events where isOpen(u, l.event) && !out.contains(where: { $0.event == l.event.idString }) {
             let score = pop(l.event, m) * exp(-days(l.event) / 21) * (located ? exp(-(distance(u, l.event) ?? 0) / 40) : 1)
             popular.append((score, l.event))
         }
