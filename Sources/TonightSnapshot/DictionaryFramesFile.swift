@@ -92,9 +92,19 @@ final class DictionaryFramesFile: @unchecked Sendable {
 
     /// Every frame in file order, a key-table block at a time (one read per block).
     func forEachFrame(_ body: (Int, KeyTable.Frame, [UInt8], [UInt8]) throws -> Void) throws {
+        try forEachFrame(in: 0..<table.frames, body)
+    }
+
+    /// The frames of `range` in file order, read a key-table block at a time (a range that
+    /// starts and ends on block boundaries reads only its own blocks).
+    func forEachFrame(in range: Range<Int>, _ body: (Int, KeyTable.Frame, [UInt8], [UInt8]) throws -> Void) throws {
+        guard !range.isEmpty else { return }
         var buffer: [UInt8] = []
-        for b in 0..<table.blockCount {
-            let block = try table.frames(ofBlock: b)
+        let blocks = (range.lowerBound / table.blockFrames)..<min(table.blockCount, (range.upperBound + table.blockFrames - 1) / table.blockFrames)
+        for b in blocks {
+            let all = try table.frames(ofBlock: b)
+            let firstFrame = b * table.blockFrames
+            let block = all.indices.filter { range.contains(firstFrame + $0) }.map { all[$0] }
             let entries = block.map(\.frame)
             guard let first = entries.first, let last = entries.last else { continue }
             let start = first.offset, end = last.offset + last.compressedSize
@@ -103,8 +113,9 @@ final class DictionaryFramesFile: @unchecked Sendable {
             try buffer.withUnsafeMutableBytes {
                 try SeekableZstdFile.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<(end - start)]), at: start, path: path)
             }
+            let skipped = max(0, range.lowerBound - firstFrame)
             for (k, e) in entries.enumerated() {
-                let i = b * table.blockFrames + k
+                let i = firstFrame + skipped + k
                 guard e.offset >= start, e.compressedSize >= 4, e.offset + e.compressedSize <= end else {
                     throw SnapshotError(file: path, "frame \(i) lies outside its block")
                 }

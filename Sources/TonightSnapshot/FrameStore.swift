@@ -87,11 +87,16 @@ enum FrameStore: Sendable {
     /// Every frame in order (checked like `decoded`), read in large pieces where the layout
     /// allows; layout 2 also hands over the key table's first key of the frame.
     func forEachFrame(_ body: (Int, DecodedFrame, [UInt8]?) throws -> Void) throws {
+        try forEachFrame(in: 0..<frameCount, body)
+    }
+
+    /// The frames of `range` in order, like `forEachFrame`.
+    func forEachFrame(in range: Range<Int>, _ body: (Int, DecodedFrame, [UInt8]?) throws -> Void) throws {
         switch self {
         case .indexed:
-            for i in 0..<frameCount { try body(i, try decoded(Ref(index: i)), nil) }
+            for i in range { try body(i, try decoded(Ref(index: i)), nil) }
         case .keyTable(let file):
-            try file.forEachFrame { i, entry, bytes, first in
+            try file.forEachFrame(in: range) { i, entry, bytes, first in
                 let f = DecodedFrame(bytes)
                 guard f.lineCount == entry.records else {
                     throw SnapshotError(file: path, "frame \(i) holds \(f.lineCount) records, the key table says \(entry.records)")
@@ -99,6 +104,18 @@ enum FrameStore: Sendable {
                 try body(i, f, first)
             }
         }
+    }
+
+    /// The frames in runs of about `bytes` uncompressed bytes each (`averageFrameBytes` a
+    /// frame), every run but the last a whole number of key-table blocks in layout 2 (so that
+    /// no block is read twice): the pieces `verify` spreads over the cores.
+    func frameRuns(averageFrameBytes: Int, bytes: Int) -> [Range<Int>] {
+        var step = max(1, min(frameCount, bytes / max(1, averageFrameBytes)))
+        if case .keyTable(let file) = self {
+            let b = file.table.blockFrames
+            step = max(b, (step + b - 1) / b * b)
+        }
+        return stride(from: 0, to: frameCount, by: step).map { $0..<min(frameCount, $0 + step) }
     }
 
     /// The NDJSON key index (held since open in layout 1; read whole here in layout 2, for

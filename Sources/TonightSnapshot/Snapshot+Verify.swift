@@ -39,14 +39,21 @@ extension Snapshot {
     /// Checks everything: every file's size and SHA-256 against the manifest, every frame's
     /// checksum, every record's key (present, sorted, unique, within its frame's index
     /// range) and every count. With `references`, also that every id a record points at
-    /// (`ReferenceRule.standard`) is a key of its target dataset in this snapshot. Datasets
-    /// are checked on all cores; frames are read once.
+    /// (`ReferenceRule.standard`) is a key of its target dataset in this snapshot. The work is
+    /// spread over all cores in pieces (each dataset's files, runs of its frames); frames are
+    /// read once.
     ///
     /// - Parameters:
     ///   - references: also check every reference between datasets.
     ///   - sha256: computes a file's SHA-256 as lower-case hex (default: this library's own
     ///     implementation; a caller with a faster one, e.g. swift-crypto's, may pass it).
     public func verify(references: Bool = false, sha256: (@Sendable (String) throws -> String)? = nil) -> VerificationReport {
+        verify(references: references, sha256: sha256, runBytes: DatasetCheck.runBytes)
+    }
+
+    /// `verify(references:sha256:)` with frames checked in runs of about `runBytes`
+    /// uncompressed bytes (the report is the same for any value; tests vary it).
+    func verify(references: Bool, sha256: (@Sendable (String) throws -> String)?, runBytes: Int) -> VerificationReport {
         let hash: @Sendable (String) throws -> String = sha256 ?? { try SHA256.file($0) }
         let rules = references ? ReferenceRule.standard.filter { datasets[$0.dataset] != nil } : []
         let targets = Set(rules.map(\.target))
@@ -61,12 +68,10 @@ extension Snapshot {
         }
         // Phase 1: the datasets others point at, collecting their keys (and their own
         // references, checked once every key is known).
-        let first = datasets.keys.filter { targets.contains($0) }.sorted()
-        let results = Self.concurrently(first) { name in
-            var check = DatasetCheck(dataset: datasets[name]!, rules: rules.filter { $0.dataset == name }, collectKeys: true)
-            check.run(directory: directory.path, targets: [:], sha256: hash)
-            return check
+        let first = datasets.keys.filter { targets.contains($0) }.sorted().map { name in
+            DatasetCheck(dataset: datasets[name]!, rules: rules.filter { $0.dataset == name }, collectKeys: true)
         }
+        let results = check(first, targets: [:], sha256: hash, runBytes: runBytes)
         var keys: [String: KeySet] = [:]
         for c in results {
             keys[c.dataset.name] = c.keys
@@ -74,15 +79,10 @@ extension Snapshot {
         }
         for var c in results { report.add(c.checkHeld(targets: keys)) }
         // Phase 2: every other dataset, its references checked as its frames are read.
-        let second = datasets.keys.filter { !targets.contains($0) }.sorted()
-        let allKeys = keys
-        for c in Self.concurrently(second, { name in
-            var check = DatasetCheck(dataset: datasets[name]!, rules: rules.filter { $0.dataset == name }, collectKeys: false)
-            check.run(directory: directory.path, targets: allKeys, sha256: hash)
-            return check
-        }) {
-            report.add(c.report)
+        let second = datasets.keys.filter { !targets.contains($0) }.sorted().map { name in
+            DatasetCheck(dataset: datasets[name]!, rules: rules.filter { $0.dataset == name }, collectKeys: false)
         }
+        for c in check(second, targets: keys, sha256: hash, runBytes: runBytes) { report.add(c.report) }
         return report
     }
 
@@ -92,14 +92,53 @@ extension Snapshot {
         guard let d = datasets[name] else {
             return VerificationReport(problems: [SnapshotError(file: directory.path, "no dataset '\(name)' in snapshot \(id)", code: .missing)])
         }
-        var check = DatasetCheck(dataset: d, rules: [], collectKeys: false)
-        check.run(directory: directory.path, targets: [:], sha256: { try SHA256.file($0) })
-        return check.report
+        return check([DatasetCheck(dataset: d, rules: [], collectKeys: false)], targets: [:], sha256: { try SHA256.file($0) },
+                     runBytes: DatasetCheck.runBytes)[0].report
     }
 
-    /// `body` for every name, on all cores, results in order.
-    static func concurrently<T: Sendable>(_ names: [String], _ body: @Sendable (String) -> T) -> [T] {
-        (try? Parallel.map(names.count) { body(names[$0]) }) ?? []
+    /// Runs `checks` on all cores: their indexes are read, then every piece (a dataset's
+    /// files, a run of its frames) is taken by the next free core, largest datasets' pieces
+    /// first; the pieces are merged per dataset in frame order.
+    func check(
+        _ checks: [DatasetCheck], targets: [String: KeySet], sha256: @escaping @Sendable (String) throws -> String, runBytes: Int
+    ) -> [DatasetCheck] {
+        let dir = directory.path
+        let opened = (try? Parallel.map(checks.count) { k -> DatasetCheck in
+            var c = checks[k]
+            c.open(directory: dir, runBytes: runBytes)
+            return c
+        }) ?? checks
+        enum Piece: Sendable {
+            case files(Int)
+            case frames(Int, run: Int)
+        }
+        // Biggest datasets first, so that the last pieces to finish are small ones.
+        let order = opened.indices.sorted { opened[$0].dataset.entry.uncompressedBytes > opened[$1].dataset.entry.uncompressedBytes }
+        let pieces: [Piece] = order.map { .files($0) } + order.flatMap { k in opened[k].runs.indices.map { .frames(k, run: $0) } }
+        enum Outcome: Sendable {
+            case files(VerificationReport)
+            case frames(DatasetCheck.RunResult)
+        }
+        let outcomes = (try? Parallel.map(pieces.count) { p -> Outcome in
+            switch pieces[p] {
+            case .files(let k): .files(opened[k].checkFiles(directory: dir, sha256: sha256))
+            case .frames(let k, let run): .frames(opened[k].checkFrames(run: run, targets: targets))
+            }
+        }) ?? []
+        var files = [VerificationReport](repeating: VerificationReport(), count: opened.count)
+        var runs = opened.map { [DatasetCheck.RunResult?](repeating: nil, count: $0.runs.count) }
+        for (p, outcome) in zip(pieces, outcomes) {
+            switch (p, outcome) {
+            case (.files(let k), .files(let r)): files[k] = r
+            case (.frames(let k, let run), .frames(let r)): runs[k][run] = r
+            default: break
+            }
+        }
+        return opened.indices.map { k in
+            var c = opened[k]
+            c.merge(files: files[k], runs: runs[k].compactMap { $0 })
+            return c
+        }
     }
 
     /// The raw key of a record line (`{"key":"…",…}`), checking the line is a JSON object.
@@ -112,168 +151,5 @@ extension Snapshot {
             throw SnapshotError(file: path, "frame \(frame): malformed key")
         }
         return key
-    }
-}
-
-/// The checks of one dataset: files, frames, keys and, when asked, references.
-struct DatasetCheck: Sendable {
-    let dataset: SnapshotDataset
-    let rules: [ReferenceRule]
-    let collectKeys: Bool
-    private let scanner: RecordScanner
-    private(set) var report = VerificationReport()
-    private(set) var keys = KeySet()
-    /// References of a phase-1 dataset, checked once all keys are known: (rule, record key, value).
-    private var held: [(Int, [UInt8], [UInt8])] = []
-    /// Dangling references per rule (the first few are reported in full).
-    private var dangling: [Int]
-
-    /// The first dangling references of each rule reported one by one; the rest counted.
-    static let reportedPerRule = 10
-
-    init(dataset: SnapshotDataset, rules: [ReferenceRule], collectKeys: Bool) {
-        self.dataset = dataset
-        self.rules = rules
-        self.collectKeys = collectKeys
-        scanner = RecordScanner(rules)
-        dangling = Array(repeating: 0, count: rules.count)
-    }
-
-    mutating func run(directory: String, targets: [String: KeySet], sha256: (String) throws -> String) {
-        let d = dataset
-        report.datasets = 1
-        for f in d.entry.files {
-            let (file, size, sum) = (f.name, f.bytes, f.sha256)
-            let path = directory + "/" + file
-            do {
-                let actual = try sha256(path)
-                var st = stat()
-                let bytes = stat(path, &st) == 0 ? Int64(st.st_size) : -1
-                report.bytes += max(bytes, 0)
-                if bytes != size { report.problems.append(SnapshotError(file: path, "size \(bytes), the manifest says \(size)")) }
-                if actual != sum {
-                    report.problems.append(SnapshotError(file: path, "SHA-256 \(actual) differs from the manifest's \(sum)"))
-                }
-            } catch let e as SnapshotError {
-                report.problems.append(e)
-            } catch {
-                report.problems.append(SnapshotError(file: path, "\(error)"))
-            }
-        }
-        let index: KeyIndex
-        do {
-            index = try d.store.ndjsonIndex(entry: d.entry, directory: directory)
-        } catch let e as SnapshotError {
-            report.problems.append(e)
-            return
-        } catch {
-            report.problems.append(SnapshotError(file: d.path, "\(error)"))
-            return
-        }
-        var previous: [UInt8]? = nil
-        // Each rule's target keys, looked up once (not once per reference), as pointer views
-        // (`targets` keeps the sets alive for the whole pass).
-        let ruleTargets = rules.map { targets[$0.target]?.lookup }
-        let path = d.path
-        do {
-            try d.store.forEachFrame { i, f, tableFirst in
-                do {
-                    guard f.lineCount == index.records[i] else {
-                        throw SnapshotError(file: path, "frame \(i) holds \(f.lineCount) records, the index says \(index.records[i])")
-                    }
-                    try f.bytes.withUnsafeBufferPointer { all in
-                        for l in 0..<f.lineCount {
-                            let r = f.lineRange(l)
-                            let line = UnsafeBufferPointer(rebasing: all[r])
-                            let key = try Snapshot.key(of: line, path: path, frame: i)
-                            if let p = previous, !p.lexicographicallyPrecedes(key) {
-                                throw SnapshotError(file: path, "frame \(i): key '\(SnapshotError.quoted(key))' out of order or repeated")
-                            }
-                            if l == 0 && (!index.isFirst(key, of: i) || tableFirst.map { $0 != key } ?? false)
-                                || l == f.lineCount - 1 && !index.isLast(key, of: i) {
-                                throw SnapshotError(file: path, "frame \(i): its keys differ from the index")
-                            }
-                            previous = key
-                            report.records += 1
-                            if collectKeys { keys.insert(key) }
-                            if !rules.isEmpty { try references(line, key: key, frame: i, targets: ruleTargets) }
-                        }
-                    }
-                } catch let e as SnapshotError {
-                    report.problems.append(e)
-                    previous = nil
-                }
-            }
-        } catch let e as SnapshotError {
-            // A frame or key table block that cannot be read ends the pass over this dataset.
-            report.problems.append(e)
-        } catch {
-            report.problems.append(SnapshotError(file: path, "\(error)"))
-        }
-        if report.problems.isEmpty && report.records != d.entry.records {
-            report.problems.append(SnapshotError(file: d.path, "\(report.records) records, the manifest says \(d.entry.records)"))
-        }
-        withExtendedLifetime(targets) {}  // the lookups point into these sets
-        summarizeDangling()
-    }
-
-    private mutating func references(_ line: UnsafeBufferPointer<UInt8>, key: [UInt8], frame: Int, targets: [KeySet.Lookup?]) throws {
-        var found: [(Int, [UInt8])] = []
-        var count = 0
-        let collect = collectKeys
-        do {
-            // The closure captures only plain pointers: an array captured by value was retained
-            // and released at every step of the walk (a sixth of a verification pass).
-            try targets.withUnsafeBufferPointer { targets in
-                try scanner.scan(line) { rule, value in
-                    if collect {
-                        found.append((rule, Array(value)))
-                    } else if let set = targets[rule], !set.contains(value) {
-                        found.append((rule, Array(value)))
-                    }
-                    count += 1
-                }
-            }
-            report.references += count
-        } catch {
-            throw SnapshotError(file: dataset.path, "frame \(frame): record '\(SnapshotError.quoted(key))' is not valid JSON")
-        }
-        for (rule, value) in found {
-            if collectKeys { held.append((rule, key, value)) } else if targets[rule] != nil { noteDangling(rule, key, value) }
-        }
-    }
-
-    private mutating func noteDangling(_ rule: Int, _ key: [UInt8], _ value: [UInt8]) {
-        dangling[rule] += 1
-        guard dangling[rule] <= Self.reportedPerRule else { return }
-        let r = rules[rule]
-        report.problems.append(SnapshotError(
-            file: dataset.path,
-            "dangling reference: dataset \(r.dataset), key '\(SnapshotError.quoted(key))', field \(r.pathText): '\(SnapshotError.quoted(value))' is not a key of \(r.target)",
-            code: .danglingReference))
-    }
-
-    private mutating func summarizeDangling() {
-        for (rule, n) in dangling.enumerated() where n > Self.reportedPerRule {
-            let r = rules[rule]
-            report.problems.append(SnapshotError(
-                file: dataset.path,
-                "dangling reference: dataset \(r.dataset), field \(r.pathText): \(n - Self.reportedPerRule) more values are not keys of \(r.target)",
-                code: .danglingReference))
-        }
-    }
-
-    /// Checks the references held back in phase 1 against every target's keys.
-    mutating func checkHeld(targets: [String: KeySet]) -> VerificationReport {
-        report = VerificationReport()
-        dangling = Array(repeating: 0, count: rules.count)
-        for (rule, key, value) in held {
-            guard let set = targets[rules[rule].target] else { continue }
-            let ok = value.withUnsafeBufferPointer { set.contains($0) }
-            if !ok { noteDangling(rule, key, value) }
-        }
-        summarizeDangling()
-        held = []
-        return report
     }
 }

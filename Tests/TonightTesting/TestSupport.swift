@@ -2,13 +2,37 @@ import Foundation
 
 // Helpers every test target shares (one copy, not one per target).
 
-/// A fresh, empty temporary directory per call (`NAME-PID-RANDOM`).
+/// A fresh, empty temporary directory per call (`tonight-tests-PID/NAME-RANDOM`).
+///
+/// Every directory of one test process lives under one parent that is removed when the
+/// process exits, and parents left by test processes that are gone (a crash, a kill) are
+/// removed by the next one: a test run must not fill the machine's `/tmp` (one run writes
+/// several GB there, and CI runs on the developers' machine).
 package func temporaryDirectory(_ name: String = "tonight-test") -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("\(name)-\(getpid())-\(UUID().uuidString.prefix(8))")
+    let url = testProcessDirectory.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
     try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
+
+/// `TMPDIR/tonight-tests-PID`, created on first use and removed at exit.
+private let testProcessDirectory: URL = {
+    let fm = FileManager.default
+    let parent = fm.temporaryDirectory
+    let prefix = "tonight-tests-"
+    for entry in (try? fm.contentsOfDirectory(atPath: parent.path)) ?? [] where entry.hasPrefix(prefix) {
+        guard let pid = pid_t(entry.dropFirst(prefix.count)), pid != getpid() else { continue }
+        if kill(pid, 0) != 0 && errno == ESRCH {
+            try? fm.removeItem(at: parent.appendingPathComponent(entry))
+        }
+    }
+    let url = parent.appendingPathComponent("\(prefix)\(getpid())")
+    try! fm.createDirectory(at: url, withIntermediateDirectories: true)
+    atexit {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-tests-\(getpid())")
+        try? FileManager.default.removeItem(at: path)
+    }
+    return url
+}()
 
 /// The package root, from this file's path.
 package let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
