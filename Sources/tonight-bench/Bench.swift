@@ -9,6 +9,6 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tonight-bench",
         abstract: "Benchmarks with baselines, medians and ratios.",
-        subcommands: [ParseFeedBench.self, PipelineBench.self, GrowthBench.self, GeocodeBench.self, LoadTicketsBench.self, SnapshotBench.self, LookupsBench.self, HostileBench.self, ShardsBench.self, FramesBench.self,
+        subcommands: [ParseFeedBench.self, PipelineBench.self, GrowthBench.self, GeocodeBench.self, LoadTicketsBench.self, SnapshotBench.self, LookupsBench.self, HostileBench.self, ShardsBench.self, FramesBench.self, CompareBench.self,
                       ParseOnce.self])
 }

@@ -27,6 +27,10 @@ struct ChildProcess {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         let timeFile = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(getpid())-time.txt")
+        defer {
+            try? FileManager.default.removeItem(at: outFile)
+            try? FileManager.default.removeItem(at: timeFile)
+        }
         let argv = ["/usr/bin/time", "-f", "%M", "-o", timeFile.path] + argv
         let cargs = argv.map { strdup($0) } + [nil]
         defer { cargs.forEach { free($0) } }

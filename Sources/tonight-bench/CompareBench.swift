@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import TonightCore
+import TonightGenerator
+import TonightPipeline
+import TonightSnapshot
+
+/// Two builds of `tonight` on one data set, whole runs interleaved in one invocation: every
+/// stage's and the whole run's medians side by side, and whether both published the same
+/// datasets. The before/after of a refactor ("outputs change only on purpose") and of a
+/// speed change, on a host whose speed drifts more than most changes gain.
+struct CompareBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Two builds' `tonight run --force`, interleaved: stage and whole-run medians, same datasets or not.")
+
+    @Option(help: "The other build's `tonight` executable (e.g. from a `git worktree` of the old commit).")
+    var other: String
+    @Option(help: "What the other build is (its column's name).") var otherName: String = "old"
+    @Option(help: "This build's `tonight` (default: the one beside this tonight-bench).") var this: String?
+    @Option(help: "What this build is (its column's name).") var thisName: String = "new"
+    @Option(help: "Data directory (generated if missing).") var data: String = "bench-data/full"
+    @Option(help: "Scale to generate when the data directory is empty.") var scale: String = "full"
+    @Option(help: "Shape to generate when the data directory is empty: realistic or uniform.") var shape: String = "realistic"
+    @Option(help: "Rounds (each runs both builds, in alternating order).") var runs: Int = 3
+    @Flag(help: "Run the stages one after another (`runs.stagesAtOnce 1`), so that each stage's figure is its own.")
+    var oneAtATime = false
+    @Option(help: "The section of the Markdown file.") var section: String = "compare"
+    @OptionGroup var output: BenchOutput
+
+    /// One build's figures over the rounds.
+    struct Figures {
+        var name: String
+        var executable: String
+        var work: URL
+        var walls: [Double] = []
+        var peaks: [Double] = []
+        var stages: [String: [Double]] = [:]
+        var order: [String] = []
+        /// The published datasets' SHA-256 (data and index files) of every round.
+        var datasets: [[String: String]] = []
+    }
+
+    func run() throws {
+        let dir = URL(fileURLWithPath: data)
+        try PipelineBench.generateIfMissing(dir, scale: scale, shape: shape)
+        let info = GeneratedInfo.read(dir)
+        let dataName = "\(dir.lastPathComponent) (\(info?.scale ?? "?"), \(info?.shape ?? "uniform") shape, seed \(info?.seed ?? 0))"
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let mine = this ?? me.deletingLastPathComponent().appendingPathComponent("tonight").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-compare-\(getpid())")
+        defer { try? FileIO.removeItem(root) }
+        // A run store each: a build's identity is part of every fingerprint, so the two never
+        // reuse each other's outputs (and --force recomputes anyway).
+        var builds = [
+            Figures(name: otherName, executable: other, work: root.appendingPathComponent("a")),
+            Figures(name: thisName, executable: mine, work: root.appendingPathComponent("b")),
+        ]
+        let config = oneAtATime ? try PipelineBench.oneAtATimeConfig(in: root) : nil
+        // One uncounted warm-up round (page cache, both binaries loaded), then the rounds.
+        for round in -1..<runs {
+            // ABBA: neither build always runs first after the other's page-cache and heap state.
+            let order = round % 2 == 0 ? [0, 1] : [1, 0]
+            for k in order {
+                if round < 0 {
+                    _ = try PipelineBench.forcedRun(tonight: builds[k].executable, data: dir, work: builds[k].work,
+                                                    arguments: config.map { ["--config", $0.path] } ?? [])
+                    continue
+                }
+                let (m, store, id, record) = try PipelineBench.forcedRun(
+                    tonight: builds[k].executable, data: dir, work: builds[k].work,
+                    arguments: config.map { ["--config", $0.path] } ?? [])
+                var peak = m.peakBytes
+                for s in record.stages {
+                    guard let r = store.record(run: id, stage: s.stage) else { continue }
+                    builds[k].stages[s.stage, default: []].append(r.durationSeconds)
+                    peak = max(peak, r.peakMemoryBytes)
+                }
+                builds[k].order = record.stages.map(\.stage)
+                builds[k].walls.append(m.seconds)
+                builds[k].peaks.append(Double(peak))
+                builds[k].datasets.append(try Self.publishedDatasets(builds[k].work.appendingPathComponent("out/snapshots")))
+                // Each build keeps only its latest run (a full run store is gigabytes).
+                for old in store.runIDs() where old != id { try? FileIO.removeItem(store.runDirectory(old)) }
+            }
+            FileHandle.standardError.write(Data(round < 0 ? "  warm-up done\n".utf8 : "  round \(round + 1)/\(runs) done\n".utf8))
+        }
+        let (a, b) = (builds[0], builds[1])
+        let how = oneAtATime ? "stages one after another" : "stages side by side, as the nightly job runs them"
+        var table = BenchTable(
+            "`tonight run --force` on \(dataName), \(a.name) (`\(a.executable)`) and \(b.name) (`\(b.executable)`), \(runs) interleaved rounds (ABBA), \(how): medians",
+            columns: ["stage", "\(a.name) s", "\(b.name) s", "\(b.name) ÷ \(a.name)", "\(a.name) min–max", "\(b.name) min–max"])
+        func row(_ name: String, _ x: [Double], _ y: [Double]) {
+            let ratio = median(x) > 0 ? String(format: "%.3f", median(y) / median(x)) : "-"
+            table.row([name, sec(median(x)), sec(median(y)), ratio,
+                       "\(sec(x.min() ?? 0))–\(sec(x.max() ?? 0))", "\(sec(y.min() ?? 0))–\(sec(y.max() ?? 0))"])
+        }
+        for stage in b.order { row(stage, a.stages[stage] ?? [], b.stages[stage] ?? []) }
+        row("whole run (wall)", a.walls, b.walls)
+        table.note(String(format: "peak memory: %@ %.0f MiB, %@ %.0f MiB (medians)", a.name, median(a.peaks) / 1_048_576,
+                          b.name, median(b.peaks) / 1_048_576))
+        if !oneAtATime {
+            table.note("inside a run stages overlap (a stage beside another shares the cores): compare whole runs, or pass --one-at-a-time for stage figures")
+        }
+        let same = Set(a.datasets + b.datasets).count == 1
+        if same {
+            table.note("datasets: identical (every round of both builds published the same SHA-256 for every data and index file)")
+        } else {
+            let names = Set((a.datasets + b.datasets).flatMap(\.keys)).sorted()
+            let differing = names.filter { n in Set((a.datasets + b.datasets).map { $0[n] }).count > 1 }
+            table.note("datasets: DIFFERENT in \(differing.joined(separator: ", ")) (on purpose? see the commit)")
+        }
+        try output.emit(benchmark: section, tables: [table])
+    }
+
+    /// Dataset name → "sha256 indexSha256 …" of CURRENT's manifest under `snapshots`.
+    static func publishedDatasets(_ snapshots: URL) throws -> [String: String] {
+        let id = try SnapshotDirectory(root: snapshots).currentID()
+        let manifest = try SnapshotDirectory(root: snapshots).manifest(id)
+        return manifest.datasets.mapValues { d in d.files.map(\.sha256).joined(separator: " ") }
+    }
+}
