@@ -188,7 +188,11 @@ struct DatasetCheck: Sendable {
     /// Joins the file check and the runs (in frame order) into `report`, `keys` and the held
     /// references.
     mutating func merge(files: VerificationReport, runs results: [RunResult]) {
+        // The files' problems first (then the index's, from `open`), as a reader meets them.
+        let opened = report.problems
+        report.problems = []
         report.add(files)
+        report.problems += opened
         var dangling = Array(repeating: 0, count: rules.count), shown = dangling
         var previous: [UInt8]? = nil
         for (k, r) in results.enumerated() {
