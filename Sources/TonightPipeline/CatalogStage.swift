@@ -125,14 +125,30 @@ package struct CatalogStage: Stage {
     }
 
     /// How many users list each artist as a favourite: the favourites read into one flat
-    /// array, then counted on every core (a dictionary per worker, merged).
+    /// array, then counted: in a dense array when the ids are small non-negative numbers (the
+    /// feed's are: a few million at most), else on every core (a dictionary per worker,
+    /// merged). The dense count is one increment per favourite instead of a hash lookup.
     static func favoriteCounts(_ context: StageContext) throws -> [Int64: Int] {
         var flat: [Int64] = []
         _ = try context.read(.ticketsUsers, owned: { r, _ -> Never? in
             try TicketsUser.appendFavorites(&r, to: &flat)
             return nil
         })
-        let all = flat
+        return try count(flat)
+    }
+
+    /// Occurrences of each value of `all`.
+    static func count(_ all: [Int64]) throws -> [Int64: Int] {
+        if all.count < Int(Int32.max), let low = all.min(), let high = all.max(), low >= 0, high < Int64(denseLimit) {
+            var dense = [Int32](repeating: 0, count: Int(high) + 1)
+            dense.withUnsafeMutableBufferPointer { d in
+                for a in all { d[Int(a)] &+= 1 }
+            }
+            var counts: [Int64: Int] = [:]
+            counts.reserveCapacity(dense.lazy.filter { $0 != 0 }.count)
+            for (a, n) in dense.enumerated() where n != 0 { counts[Int64(a)] = Int(n) }
+            return counts
+        }
         let width = Parallel.width
         let parts = try Parallel.map(width) { w -> [Int64: Int] in
             var counts: [Int64: Int] = [:]
@@ -143,6 +159,9 @@ package struct CatalogStage: Stage {
         for part in parts.dropFirst() { counts.merge(part, uniquingKeysWith: +) }
         return counts
     }
+
+    /// Ids below this are counted in a dense array (at most 64 MiB of counters).
+    static let denseLimit = 1 << 24
 
     package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
         guard datasets.contains(table) else { throw unknownTable(table) }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TonightFeed
 import TonightGenerator
+@testable import TonightPipeline
 @testable import TonightRanking
 
 /// The catalog's artist order (favourites desc, upcoming desc, name bytes, id) compares names
@@ -43,5 +44,27 @@ import TonightGenerator
         }
         // The list has ties that only canonical equivalence breaks to the id.
         #expect("Beyoncé" == "Beyonce\u{301}" && Array("Beyoncé".utf8) != Array("Beyonce\u{301}".utf8))
+    }
+}
+
+/// The catalog's favourite counts: the dense count (small non-negative ids) and the hashed
+/// one (any other ids) give the same counts.
+@Suite struct FavoriteCountTests {
+    static func reference(_ all: [Int64]) -> [Int64: Int] {
+        var counts: [Int64: Int] = [:]
+        for a in all { counts[a, default: 0] += 1 }
+        return counts
+    }
+
+    @Test(arguments: [
+        [Int64](),
+        [0, 0, 5, 7, 5, 5],
+        (0..<50_000).map { Int64(($0 * 7919) % 3001) },
+        [3, -1, 3],  // a negative id: hashed
+        [1, Int64(CatalogStage.denseLimit), 1],  // beyond the dense range: hashed
+        [Int64(CatalogStage.denseLimit) - 1, 0],  // the largest dense id
+    ])
+    func denseAndHashedCountsAgree(_ ids: [Int64]) throws {
+        #expect(try CatalogStage.count(ids) == Self.reference(ids))
     }
 }
