@@ -62,15 +62,20 @@ extension CatalogBuilder {
     /// (sorting every prefix's artists cost a third of the stage).
     package func artistSuggestRecords(favorites: [Int64: Int]) -> Records {
         var byPrefix: [String: [Int]] = [:]
+        let size = settings.suggestSize
+        // A name's few prefixes are compared with each other directly (`String` equality, as a
+        // set would) rather than through a set allocated per artist, and each prefix's list is
+        // looked up once and changed in place.
+        var seen: [String] = []
         for i in rankedIndices(artists, byUpcoming: true, favorites: favorites) {
             let key = TextNormalizer.nameKey(artists[i].name)
             var prefix = ""
-            var seen = Set<String>()
+            seen.removeAll(keepingCapacity: true)
             for scalar in key.unicodeScalars.prefix(settings.suggestMaxPrefix) {
                 prefix.unicodeScalars.append(scalar)
-                if seen.insert(prefix).inserted, byPrefix[prefix, default: []].count < settings.suggestSize {
-                    byPrefix[prefix, default: []].append(i)
-                }
+                guard !seen.contains(prefix) else { continue }
+                seen.append(prefix)
+                Self.append(i, to: &byPrefix[prefix, default: []], size: size)
             }
         }
         var w = JSONWriter()
@@ -86,6 +91,12 @@ extension CatalogBuilder {
             return (prefix, w.endKeyedList())
         }
         return Self.sorted(records)
+    }
+
+    /// Appends `i` to a suggestion list that is not full yet.
+    @inline(__always)
+    static func append(_ i: Int, to list: inout [Int], size: Int) {
+        if list.count < size { list.append(i) }
     }
 
     /// `category_artists`: per category, its own artists with upcoming events, by favourites,
