@@ -49,7 +49,7 @@ extension CatalogBuilder {
                     }
                 }
             }
-            for p in prefixes where byPrefix[p, default: []].count < settings.suggestSize { byPrefix[p, default: []].append(i) }
+            for p in prefixes { Self.append(i, to: &byPrefix[p, default: []], size: settings.suggestSize) }
         }
         var w = JSONWriter()
         return Self.sorted(byPrefix.map { prefix, list in
