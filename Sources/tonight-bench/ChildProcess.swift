@@ -15,6 +15,12 @@ struct ChildProcess {
         var output: String
     }
 
+    /// The `tonight` executable built beside this `tonight-bench` (symlinks resolved).
+    static var siblingTonight: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("tonight").path
+    }
+
     static func run(_ argv: [String], captureOutput: Bool = false) throws -> Measurement {
         var pid: pid_t = 0
         var actions = posix_spawn_file_actions_t()

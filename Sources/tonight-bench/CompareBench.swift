@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TonightCore
-import TonightGenerator
 import TonightPipeline
 import TonightSnapshot
 
@@ -43,11 +42,8 @@ struct CompareBench: ParsableCommand {
 
     func run() throws {
         let dir = URL(fileURLWithPath: data)
-        try PipelineBench.generateIfMissing(dir, scale: scale, shape: shape)
-        let info = GeneratedInfo.read(dir)
-        let dataName = "\(dir.lastPathComponent) (\(info?.scale ?? "?"), \(info?.shape ?? "uniform") shape, seed \(info?.seed ?? 0))"
-        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let mine = this ?? me.deletingLastPathComponent().appendingPathComponent("tonight").path
+        let dataName = try PipelineBench.dataSet(dir, scale: scale, shape: shape)
+        let mine = this ?? ChildProcess.siblingTonight
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-compare-\(getpid())")
         defer { try? FileIO.removeItem(root) }
         // A run store each: a build's identity is part of every fingerprint, so the two never

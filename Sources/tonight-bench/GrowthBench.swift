@@ -34,8 +34,7 @@ struct GrowthBench: ParsableCommand {
         guard let a = infos[0], let b = infos[1], a.shape == b.shape else {
             throw ValidationError("both data sets must be generated, with the same shape")
         }
-        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let tonight = me.deletingLastPathComponent().appendingPathComponent("tonight").path
+        let tonight = ChildProcess.siblingTonight
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-growth-\(getpid())")
         defer { try? FileIO.removeItem(work) }
 

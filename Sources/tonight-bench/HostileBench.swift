@@ -18,8 +18,7 @@ struct HostileBench: ParsableCommand {
     static let goalMiB = 64.0
 
     func run() throws {
-        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let tonight = me.deletingLastPathComponent().appendingPathComponent("tonight").path
+        let tonight = ChildProcess.siblingTonight
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-hostile-\(getpid())")
         defer { try? FileIO.removeItem(root) }
         var table = BenchTable("`tonight run --only parse-feed` on each hostile feed, \(runs) rounds",

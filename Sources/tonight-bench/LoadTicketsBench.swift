@@ -31,8 +31,7 @@ struct LoadTicketsBench: ParsableCommand {
             .map { tickets.appendingPathComponent($0).path }.filter { FileManager.default.fileExists(atPath: $0) }
         let bytes = files.reduce(0) { $0 + FileIO.size(URL(fileURLWithPath: $1)) }
         let mb = Double(bytes) / 1e6
-        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let tonight = me.deletingLastPathComponent().appendingPathComponent("tonight").path
+        let tonight = ChildProcess.siblingTonight
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-lt-\(getpid())")
         defer { try? FileIO.removeItem(work) }
         let common = [tonight, "run", "--inputs", dir.path, "--work", work.path, "--out", work.appendingPathComponent("out").path]

@@ -24,11 +24,8 @@ struct PipelineBench: ParsableCommand {
 
     func run() throws {
         let dir = URL(fileURLWithPath: data)
-        try Self.generateIfMissing(dir, scale: scale, shape: shape)
-        let info = GeneratedInfo.read(dir)
-        let dataName = "\(dir.lastPathComponent) (\(info?.scale ?? "?"), \(info?.shape ?? "uniform") shape, seed \(info?.seed ?? 0))"
-        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let tonight = me.deletingLastPathComponent().appendingPathComponent("tonight").path
+        let dataName = try Self.dataSet(dir, scale: scale, shape: shape)
+        let tonight = ChildProcess.siblingTonight
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-work-\(getpid())")
         defer { try? FileIO.removeItem(work) }
         var durations: [String: [Double]] = [:]
@@ -120,9 +117,14 @@ extension PipelineBench {
         try DatasetGenerator(scale: s, seed: 1, shape: worldShape).generate(into: dir)
     }
 
-    /// One `tonight run --force` of `data` with `work` as run store and a fresh snapshot root
-    /// (`work/out`: with the same datasets in CURRENT, publish would do nothing): the process's
-    /// measurement and the run it recorded.
+    /// `generateIfMissing`, then the data set's name for a table title: "DIR (scale, shape
+    /// shape, seed N)" from its `generated.json`.
+    static func dataSet(_ dir: URL, scale: String, shape: String) throws -> String {
+        try generateIfMissing(dir, scale: scale, shape: shape)
+        let info = GeneratedInfo.read(dir)
+        return "\(dir.lastPathComponent) (\(info?.scale ?? "?"), \(info?.shape ?? "uniform") shape, seed \(info?.seed ?? 0))"
+    }
+
     /// A config file that runs the stages one after another (`runs.stagesAtOnce: 1`), for the
     /// runs whose stage figures a bench reports: a stage beside another shares the cores.
     static func oneAtATimeConfig(in work: URL) throws -> URL {
@@ -132,6 +134,9 @@ extension PipelineBench {
         return url
     }
 
+    /// One `tonight run --force` of `data` with `work` as run store and a fresh snapshot root
+    /// (`work/out`: with the same datasets in CURRENT, publish would do nothing): the process's
+    /// measurement and the run it recorded.
     static func forcedRun(tonight: String, data: URL, work: URL, arguments: [String] = []) throws
         -> (ChildProcess.Measurement, RunStore, String, RunRecord)
     {

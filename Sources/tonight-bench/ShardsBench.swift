@@ -32,8 +32,7 @@ struct ShardsBench: ParsableCommand {
             throw ValidationError("\(dir.path) holds no generated data set: run `tonight generate --scale full --out \(data)`")
         }
         let info = GeneratedInfo.read(dir)
-        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let tonight = me.deletingLastPathComponent().appendingPathComponent("tonight").path
+        let tonight = ChildProcess.siblingTonight
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-shards-\(getpid())")
         defer { try? FileIO.removeItem(work) }
         let base = ["--inputs", dir.path, "--work", work.path, "--out", work.appendingPathComponent("out").path, "--log-format", "json"]
