@@ -18,14 +18,8 @@ package func temporaryDirectory(_ name: String = "tonight-test") -> URL {
 private let testProcessDirectory: URL = {
     let fm = FileManager.default
     let parent = fm.temporaryDirectory
-    let prefix = "tonight-tests-"
-    for entry in (try? fm.contentsOfDirectory(atPath: parent.path)) ?? [] where entry.hasPrefix(prefix) {
-        guard let pid = pid_t(entry.dropFirst(prefix.count)), pid != getpid() else { continue }
-        if kill(pid, 0) != 0 && errno == ESRCH {
-            try? fm.removeItem(at: parent.appendingPathComponent(entry))
-        }
-    }
-    let url = parent.appendingPathComponent("\(prefix)\(getpid())")
+    removeLeftOverTestDirectories(in: parent)
+    let url = parent.appendingPathComponent("tonight-tests-\(getpid())")
     try! fm.createDirectory(at: url, withIntermediateDirectories: true)
     atexit {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-tests-\(getpid())")
@@ -33,6 +27,19 @@ private let testProcessDirectory: URL = {
     }
     return url
 }()
+
+/// Removes the `tonight-tests-PID` directories in `parent` whose process is gone (a crashed
+/// or killed test run); those of live processes, this one's included, stay.
+package func removeLeftOverTestDirectories(in parent: URL) {
+    let fm = FileManager.default
+    let prefix = "tonight-tests-"
+    for entry in (try? fm.contentsOfDirectory(atPath: parent.path)) ?? [] where entry.hasPrefix(prefix) {
+        guard let pid = pid_t(entry.dropFirst(prefix.count)), pid != getpid() else { continue }
+        if kill(pid, 0) != 0 && errno == ESRCH {
+            try? fm.removeItem(at: parent.appendingPathComponent(entry))
+        }
+    }
+}
 
 /// The package root, from this file's path.
 package let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
