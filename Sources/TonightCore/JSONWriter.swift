@@ -6,6 +6,8 @@
 package struct JSONWriter: Sendable {
     package var bytes: [UInt8]
     private var first = true
+    /// Where `elements` writes before its one append (kept, so allocated once per writer).
+    var scratch: [UInt8] = []
 
     package init(capacity: Int = 256) {
         bytes = []

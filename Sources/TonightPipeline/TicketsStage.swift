@@ -112,7 +112,7 @@ package struct TicketsStage: Stage {
                 let r = Parallel.range(c, of: chunks, in: blockEnd - blockStart)
                 let ranker = idle.withLock { $0.popLast() }!  // at most `workers` chunks run at once
                 defer { idle.withLock { $0.append(ranker) } }
-                Self.rank(users, order[(blockStart + r.lowerBound)..<(blockStart + r.upperBound)], ranker: ranker, index: index, into: &batch)
+                Self.rank(users, order[(blockStart + r.lowerBound)..<(blockStart + r.upperBound)], ranker: &ranker.value, index: index, into: &batch)
                 return batch
             }
             rankNanos += DispatchTime.now().uptimeNanoseconds - t0
@@ -156,25 +156,25 @@ package struct TicketsStage: Stage {
     static func inShapeSample(_ id: String) -> Bool { (Shard.fnv1a(id) >> 32) % UInt64(shapeSample) == 0 }
 
     /// Ranks the users at `positions` (indexes into `users`) and appends their records to
-    /// `batch`.
+    /// `batch`. The ranker is passed `inout` and the users borrowed (through the buffer):
+    /// reading the ranker out of its box copied the whole struct (every buffer retained and
+    /// released) once per user, and a copied user retains six fields.
     static func rank(
-        _ users: [TicketsUser], _ positions: ArraySlice<Int>, ranker: RankerBox, index: EventIndex, into batch: inout TicketsBatch
+        _ users: [TicketsUser], _ positions: ArraySlice<Int>, ranker: inout TicketsRanker, index: EventIndex, into batch: inout TicketsBatch
     ) {
-        // Users are passed borrowed (through the buffer): a copy would retain six fields.
         users.withUnsafeBufferPointer { users in
             for k in positions {
-                ranker.value.rank(users[k])
-                batch.candidates.append(Int32(clamping: ranker.value.candidateCount))
-                if inShapeSample(users[k].id), let n = ranker.value.eventsInReach(users[k]) { batch.inReach.append(Int32(clamping: n)) }
-                let lists = ranker.value.lists
-                if lists.writeExplore(user: users[k].id, index, to: &batch.records[0].json) {
-                    batch.records[0].commit(user: k, length: lists.explore.count)
+                ranker.rank(users[k])
+                batch.candidates.append(Int32(clamping: ranker.candidateCount))
+                if inShapeSample(users[k].id), let n = ranker.eventsInReach(users[k]) { batch.inReach.append(Int32(clamping: n)) }
+                if ranker.lists.writeExplore(user: users[k].id, index, to: &batch.records[0].json) {
+                    batch.records[0].commit(user: k, length: ranker.lists.explore.count)
                 }
-                if lists.writeFeed(user: users[k].id, index, to: &batch.records[1].json) {
-                    batch.records[1].commit(user: k, length: lists.feed.count)
+                if ranker.lists.writeFeed(user: users[k].id, index, to: &batch.records[1].json) {
+                    batch.records[1].commit(user: k, length: ranker.lists.feed.count)
                 }
-                if lists.writeTonight(user: users[k].id, index, to: &batch.records[2].json) {
-                    batch.records[2].commit(user: k, length: lists.tonight.count)
+                if ranker.lists.writeTonight(user: users[k].id, index, to: &batch.records[2].json) {
+                    batch.records[2].commit(user: k, length: ranker.lists.tonight.count)
                 }
             }
         }

@@ -124,12 +124,15 @@ extension TicketsLists {
     }
 
     /// Appends the `explore` record of snapshots.md to `w` (no newline); false, writing
-    /// nothing, for an empty list.
+    /// nothing, for an empty list. The items are written in one run (`JSONWriter.elements`).
     package func writeExplore(user: String, _ index: EventIndex, to w: inout JSONWriter) -> Bool {
         guard !explore.isEmpty else { return false }
+        var bound = 0
+        for x in explore { bound += 1 + Self.itemBound + index.idJSON.range(Int(x.event)).count + 3 * Self.perID }
         w.beginKeyedList(user)
-        for x in explore {
-            w.element(maxBytes: Self.itemBound + index.idJSON.range(Int(x.event)).count + 3 * Self.perID) { c in
+        w.elements(maxBytes: bound) { c in
+            for (n, x) in explore.enumerated() {
+                if n > 0 { c.byte(UInt8(ascii: ",")) }
                 Self.eventField(x.event, index, &c)
                 Self.field(Field.score, &c)
                 c.double(x.score, .score)
@@ -159,19 +162,23 @@ extension TicketsLists {
     /// Appends the `feed` record; false for an empty list.
     package func writeFeed(user: String, _ index: EventIndex, to w: inout JSONWriter) -> Bool {
         guard !feed.isEmpty else { return false }
+        var bound = 0
+        for x in feed { bound += 1 + Self.itemBound + index.idJSON.range(Int(x.event)).count + x.artists.count * Self.perID }
         w.beginKeyedList(user)
-        for x in feed {
-            let bound = Self.itemBound + index.idJSON.range(Int(x.event)).count + x.artists.count * Self.perID
-            w.element(maxBytes: bound) { c in
-                Self.eventField(x.event, index, &c)
-                Self.field(Field.artists, &c)
-                feedArtists.withUnsafeBufferPointer { c.ints(UnsafeBufferPointer(rebasing: $0[x.artists])) }
-                Self.distance(x.distanceKm, &c)
-                if x.following {  // false by default: written only when true
-                    Self.field(Field.following, &c)
-                    c.bool(true)
+        feedArtists.withUnsafeBufferPointer { artists in
+            w.elements(maxBytes: bound) { c in
+                for (n, x) in feed.enumerated() {
+                    if n > 0 { c.byte(UInt8(ascii: ",")) }
+                    Self.eventField(x.event, index, &c)
+                    Self.field(Field.artists, &c)
+                    c.ints(UnsafeBufferPointer(rebasing: artists[x.artists]))
+                    Self.distance(x.distanceKm, &c)
+                    if x.following {  // false by default: written only when true
+                        Self.field(Field.following, &c)
+                        c.bool(true)
+                    }
+                    c.byte(UInt8(ascii: "}"))
                 }
-                c.byte(UInt8(ascii: "}"))
             }
         }
         w.closeKeyedList()
@@ -181,9 +188,12 @@ extension TicketsLists {
     /// Appends the `tonight` record; false for an empty list.
     package func writeTonight(user: String, _ index: EventIndex, to w: inout JSONWriter) -> Bool {
         guard !tonight.isEmpty else { return false }
+        var bound = 0
+        for x in tonight { bound += 1 + Self.itemBound + index.idJSON.range(Int(x.event)).count }
         w.beginKeyedList(user)
-        for x in tonight {
-            w.element(maxBytes: Self.itemBound + index.idJSON.range(Int(x.event)).count) { c in
+        w.elements(maxBytes: bound) { c in
+            for (n, x) in tonight.enumerated() {
+                if n > 0 { c.byte(UInt8(ascii: ",")) }
                 Self.eventField(x.event, index, &c)
                 Self.field(Field.score, &c)
                 c.double(x.score, .score)

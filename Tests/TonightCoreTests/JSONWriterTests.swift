@@ -79,5 +79,61 @@ import TonightGenerator
         #expect(text == #"{"key":"user \"1\"","items":[{"distanceKm":0.25,"ok":false},{"distanceKm":1.25,"ok":true},{"distanceKm":2.25,"ok":false}]}"#)
         _ = try JSONSerialization.jsonObject(with: Data(w.bytes))
     }
-}
 
+    /// The cursor's inline copy: every length of every size class (and past them, where it
+    /// calls `copyMemory`) at several misalignments, bytes around the copy untouched.
+    @Test func inlineCopyCopiesExactlyTheBytes() {
+        var rng = SplitMix64(seed: 7)
+        let source = (0..<128).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        for n in 0...80 {
+            for offset in [0, 1, 3, 7, 13] {
+                var out = [UInt8](repeating: 0xEE, count: 128)
+                source.withUnsafeBytes { src in
+                    out.withUnsafeMutableBytes { dst in JSONCursor.copy(dst.baseAddress! + offset, src.baseAddress! + 5, n) }
+                }
+                #expect(Array(out[offset..<(offset + n)]) == Array(source[5..<(5 + n)]), "length \(n) at offset \(offset)")
+                #expect(out[..<offset].allSatisfy { $0 == 0xEE } && out[(offset + n)...].allSatisfy { $0 == 0xEE }, "length \(n) wrote outside")
+            }
+        }
+    }
+
+    /// `elements` writes a run of items in one append: the same text as one `element` per
+    /// item, commas included, mixed with tokens; its scratch grows for a larger run.
+    @Test(arguments: [1, 3, 200])
+    func elementsWriteTheSameTextAsOneElementPerItem(_ items: Int) {
+        let name = JSONWriter.FieldName("event")
+        func item(_ i: Int, _ c: inout JSONCursor) {
+            c.byte(UInt8(ascii: "{"))
+            c.key(name)
+            c.write("\"E\(i)\"")
+            c.byte(UInt8(ascii: ","))
+            c.write(#""d":"#)
+            c.double(Double(i) / 8, .distance)
+            c.byte(UInt8(ascii: "}"))
+        }
+        var one = JSONWriter(), run = JSONWriter()
+        for w in [0, 1] {
+            for r in 0..<2 {  // two records: the second reuses the first's scratch
+                if w == 0 {
+                    one.beginKeyedList("u\(r)")
+                    for i in 0..<items { one.element(maxBytes: 64) { item(i, &$0) } }
+                    one.element(maxBytes: 8) { $0.int(-1) }
+                    one.closeKeyedList()
+                } else {
+                    run.beginKeyedList("u\(r)")
+                    run.elements(maxBytes: items * 64) { c in
+                        for i in 0..<items {
+                            if i > 0 { c.byte(UInt8(ascii: ",")) }
+                            item(i, &c)
+                        }
+                    }
+                    run.element(maxBytes: 8) { $0.int(-1) }
+                    run.closeKeyedList()
+                }
+            }
+        }
+        #expect(String(decoding: run.bytes, as: UTF8.self) == String(decoding: one.bytes, as: UTF8.self))
+        #expect(String(decoding: run.bytes, as: UTF8.self).hasPrefix(#"{"key":"u0","items":[{"event":"E0","d":0},"#))
+        #expect(run.scratch.count >= items * 64 + 1)
+    }
+}
