@@ -31,6 +31,8 @@ package enum GeoDistance {
     }
 
     /// Kilometres per degree of latitude: a great-circle distance is never below
-    /// `abs(Δlat) · kmPerDegree`, which rejects far points without trigonometry.
-    package static let kmPerDegree = earthRadiusKm * (Double.pi / 180)
+    /// `abs(Δlat) · kmPerDegree`, which rejects far points without trigonometry. The
+    /// literal is `earthRadiusKm * (Double.pi / 180)` to the bit (tested): a computed
+    /// `static let` is initialised lazily, so every read in the ranker's loops was a call.
+    package static let kmPerDegree = 111.1950802335329
 }

@@ -6,7 +6,7 @@ import TonightExports
 extension TicketsRanker {
     /// Explore candidates of the user ranked last: the upcoming events of the artists they
     /// favour or that are similar to those, in reach and affordable (before the deck's cut).
-    package var candidateCount: Int { candidates.count }
+    package var candidateCount: Int { candidatesFound }
 
     /// Upcoming events within the user's radius, whoever plays them and whatever they cost
     /// (nil: the user is not located, so every event is in reach). A scan of the user's

@@ -27,6 +27,19 @@ package struct TicketsRanker {
     /// The user's favourites known in the index, as dense indexes.
     var favorites: [Int32] = []
     var candidates: [Candidate] = []
+    /// Explore candidates found for the user ranked last, before the per-artist cut.
+    var candidatesFound = 0
+    /// Per dense artist, `keptPerArtist` slots: the indexes in `candidates` of the artist's
+    /// best candidates so far (its first `artists[a].kept` slots). The deck takes at most
+    /// `perArtist` items per a*, the first in rank order, so an artist's other candidates can
+    /// never be chosen: dropping them as they come leaves the deck as it was, and the sort or
+    /// heap then orders a few dozen candidates instead of thousands.
+    private var keptSlots: [Int32] = []
+    /// `settings.perArtist` when the cut applies (1…`maxKept`), else 0 (every candidate kept).
+    private let keptPerArtist: Int
+    static let maxKept = 4
+    /// Whether the per-artist cut applies (tests turn it off to compare the decks).
+    package var cutsPerArtist = true
     /// Candidate lists up to this length are sorted whole; longer ones are read through a
     /// heap, which orders only the head the deck takes (tests set 0 and `Int.max`).
     package var fullSortLimit = 96
@@ -50,6 +63,8 @@ package struct TicketsRanker {
         var score = 0.0
         var favorite: UInt32 = 0
         var head: Int32 = -1
+        /// Candidates of this artist (as a*) kept in `keptSlots`.
+        var kept: Int32 = 0
     }
 
     struct Contribution {
@@ -121,6 +136,8 @@ package struct TicketsRanker {
         self.sharedPlaces = sharedPlaces
         artists = [ArtistState](repeating: ArtistState(), count: index.artistIDs.count)
         seen = [UInt32](repeating: 0, count: index.events.count)
+        keptPerArtist = (1...Self.maxKept).contains(settings.perArtist) ? settings.perArtist : 0
+        keptSlots = [Int32](repeating: 0, count: index.artistIDs.count * keptPerArtist)
     }
 
     mutating func nextStamp() {
@@ -145,6 +162,7 @@ package struct TicketsRanker {
         for a in touched {
             artists[Int(a)].score = 0
             artists[Int(a)].head = -1
+            artists[Int(a)].kept = 0
         }
         touched.removeAll(keepingCapacity: true)
         contributions.removeAll(keepingCapacity: true)
@@ -274,6 +292,7 @@ package struct TicketsRanker {
     /// sorted on a total order.
     private mutating func collectCandidates(_ u: TicketsUser, _ o: Origin?) {
         candidates.removeAll(keepingCapacity: true)
+        candidatesFound = 0
         tonightCandidates.removeAll(keepingCapacity: true)
         guard let o else {
             for t in touched.indices {
@@ -318,11 +337,38 @@ package struct TicketsRanker {
         let dismissed = u.dismissed.contains(e.id)
         if !dismissed && !u.follows.contains(e.id) {
             let factor = o != nil ? exp(-(d ?? 0) / settings.distanceDecayKm) : 1
-            candidates.append(Candidate(event: i, score: sv * e.timeFactor * factor, artist: best, distance: d))
+            keep(Candidate(event: i, score: sv * e.timeFactor * factor, artist: best, distance: d))
         }
         if e.tonight, o != nil, let d, !dismissed {
             tonightCandidates.append(Candidate(event: i, score: sv * exp(-d / settings.distanceDecayKm), artist: best, distance: d))
         }
+    }
+
+    /// Adds an explore candidate unless its a* has `perArtist` better ones already; a
+    /// better one replaces the a*'s last ranked (in place: the order of `candidates` does not
+    /// matter). a* is a touched artist (s > 0), so its count was reset with the scores.
+    @inline(__always)
+    private mutating func keep(_ c: Candidate) {
+        candidatesFound += 1
+        let k = keptPerArtist
+        guard k > 0, cutsPerArtist else {
+            candidates.append(c)
+            return
+        }
+        let a = Int(c.artist), base = a * k
+        let n = Int(artists[a].kept)
+        if n < k {
+            keptSlots[base + n] = Int32(candidates.count)
+            artists[a].kept += 1
+            candidates.append(c)
+            return
+        }
+        var last = Int(keptSlots[base])
+        for j in 1..<k {
+            let s = Int(keptSlots[base + j])
+            if Self.ranksBefore(candidates[last].event, candidates[last].score, candidates[s].event, candidates[s].score) { last = s }
+        }
+        if Self.ranksBefore(c.event, c.score, candidates[last].event, candidates[last].score) { candidates[last] = c }
     }
 
     /// Upcoming events with a favourite performing, anywhere, by startsAt then id.

@@ -49,6 +49,8 @@ package struct SeekableZstdWriter {
     private let sink: (([UInt8]) throws -> Void)?
     /// Contexts kept across batches (configured for `level` and `dictionary`).
     private let contexts: CompressionContexts
+    /// The workers' output buffers, kept across batches.
+    private let buffers = FrameBuffers(workers: Parallel.width)
     package private(set) var records = 0
     package private(set) var uncompressedBytes = 0
     package private(set) var compressedBytes = 0
@@ -106,11 +108,11 @@ package struct SeekableZstdWriter {
     private mutating func compressPending() throws {
         guard !rawFrames.isEmpty else { return }
         let batch = rawFrames
-        let workers = min(batch.count, Parallel.width)
-        // Worker w compresses frames w, w + workers, …, into one buffer of its own, with one
-        // context configured once (level, checksum, dictionary: only the session is reset
-        // between frames; a full reset per frame cost ~10 % at 64 KiB and more at 2 KiB).
-        let parts = try Self.compress(raw, batch, contexts: contexts, workers: workers)
+        let workers = min(batch.count, buffers.workers)
+        // Worker w compresses frames w, w + workers, …, into its buffer, with one context
+        // configured once (level, checksum, dictionary: only the session is reset between
+        // frames; a full reset per frame cost ~10 % at 64 KiB and more at 2 KiB).
+        let ends = try Self.compress(raw, batch, contexts: contexts, into: buffers, workers: workers)
         // The open frame's bytes move to the front of the buffer (no other reference to it is
         // alive here, so this does not copy).
         raw.removeSubrange(0..<pendingStart)
@@ -120,15 +122,14 @@ package struct SeekableZstdWriter {
         chunk.removeAll(keepingCapacity: true)
         for i in batch.indices {
             let (w, k) = (i % workers, i / workers)
-            guard let part = parts[w], k < part.ends.count else {
+            guard let mine = ends[w], k < mine.count else {
                 throw SnapshotError(file: "(writer)", "zstd compression failed")
             }
-            let end = part.ends[k], start = k == 0 ? 0 : part.ends[k - 1]
-            let r = part.bytes[start..<end]
+            let r = buffers.bytes(w, (k == 0 ? 0 : mine[k - 1])..<mine[k])
             var info = batch[i].info
             info.compressedSize = r.count
             // The frame's content checksum (its last 4 bytes) is the low 32 bits of XXH64.
-            info.checksum = UInt32(r[end - 4]) | UInt32(r[end - 3]) << 8 | UInt32(r[end - 2]) << 16 | UInt32(r[end - 1]) << 24
+            info.checksum = r.loadUnaligned(fromByteOffset: r.count - 4, as: UInt32.self).littleEndian
             entries.append((UInt32(r.count), UInt32(info.bytes), info.checksum))
             frames.append(info)
             compressedBytes += r.count
@@ -138,30 +139,27 @@ package struct SeekableZstdWriter {
     }
 
     /// Compresses the frames of `batch` (ranges of `raw`) on `workers` threads; worker w's
-    /// frames w, w + workers, … back to back in its buffer, with their end offsets.
+    /// frames w, w + workers, … back to back in its buffer of `buffers`. Returns each
+    /// worker's frame ends (nil: zstd failed).
     private static func compress(_ raw: [UInt8], _ batch: [(range: Range<Int>, info: FrameInfo)],
-                                 contexts: CompressionContexts, workers: Int) throws -> [(bytes: [UInt8], ends: [Int])?] {
-        try Parallel.map(workers) { w -> (bytes: [UInt8], ends: [Int])? in
+                                 contexts: CompressionContexts, into buffers: FrameBuffers, workers: Int) throws -> [[Int]?] {
+        try Parallel.map(workers) { w -> [Int]? in
             let mine = stride(from: w, to: batch.count, by: workers)
+            // Room for every frame's bound at once.
+            let out = buffers.buffer(w, atLeast: mine.reduce(0) { $0 + ZSTD_compressBound(batch[$1].range.count) })
             return raw.withUnsafeBytes { source in
-                contexts.with { cctx -> (bytes: [UInt8], ends: [Int])? in
-                    var out: [UInt8] = []
+                contexts.with { cctx -> [Int]? in
                     var ends: [Int] = []
-                    // Room for every frame's bound at once: a growing buffer re-touched its pages.
-                    out.reserveCapacity(mine.reduce(0) { $0 + ZSTD_compressBound(batch[$1].range.count) })
+                    var end = 0
                     for i in mine {
                         let r = batch[i].range
                         ZSTD_CCtx_reset(cctx, ZSTD_reset_session_only)
-                        let start = out.count, bound = ZSTD_compressBound(r.count)
-                        out.append(contentsOf: repeatElement(0, count: bound))
-                        let n = out.withUnsafeMutableBytes { o in
-                            ZSTD_compress2(cctx, o.baseAddress! + start, bound, source.baseAddress! + r.lowerBound, r.count)
-                        }
+                        let n = ZSTD_compress2(cctx, out + end, ZSTD_compressBound(r.count), source.baseAddress! + r.lowerBound, r.count)
                         guard ZSTD_isError(n) == 0, n >= 4 else { return nil }
-                        out.removeLast(bound - n)
-                        ends.append(out.count)
+                        end += n
+                        ends.append(end)
                     }
-                    return (out, ends)
+                    return ends
                 } ?? nil
             }
         }

@@ -62,4 +62,11 @@ import TonightGenerator
             #expect(abs(c - a) * GeoDistance.kmPerDegree <= plain * (1 + 1e-9) + 1e-9)
         }
     }
+
+    /// `kmPerDegree` is a literal (a computed static is initialised lazily, a call per read):
+    /// it must be the product it stands for, to the bit.
+    @Test func kilometresPerDegreeIsTheEarthRadiusInRadians() {
+        let product = GeoDistance.earthRadiusKm * (Double.pi / 180)
+        #expect(GeoDistance.kmPerDegree.bitPattern == product.bitPattern)
+    }
 }
