@@ -30,6 +30,34 @@ package enum GeoDistance {
         return 2 * earthRadiusKm * asin(min(1, sqrt(a)))
     }
 
+    /// sin and cos of half a point's latitude and longitude in radians, for
+    /// `publishedKm` (computed once per point: four calls to libm).
+    package static func halfAngles(_ lat: Double, _ lon: Double) -> SIMD4<Double> {
+        let r = Double.pi / 180
+        return SIMD4(sin(lat * r / 2), cos(lat * r / 2), sin(lon * r / 2), cos(lon * r / 2))
+    }
+
+    /// A distance that rounds to the same hundredth of a kilometre as `km(…cosLat…)`, for
+    /// distances that are only published (snapshots.md: 2 decimals), without its two sines
+    /// per pair. sin(Δφ/2) is sin(φ₂/2)cos(φ₁/2) − cos(φ₂/2)sin(φ₁/2) from each point's
+    /// `halfAngles` (likewise for λ), a few ulps of 1 from `km`'s sines, so the haversine
+    /// term is off by ~1e-15 and the distance, where asin's slope is at most 10 (a < 0.99,
+    /// under ~18,000 km), by ~1e-11 km. Where that could change the hundredth (d·100
+    /// within 1e-6 of a half) or near the antipode, `km` itself is returned.
+    @inline(__always)
+    package static func publishedKm(_ lat1: Double, _ lon1: Double, cosLat1: Double, half1: SIMD4<Double>,
+                                    _ lat2: Double, _ lon2: Double, cosLat2: Double, half2: SIMD4<Double>) -> Double {
+        let sLat = half2[0] * half1[1] - half2[1] * half1[0]
+        let sLon = half2[2] * half1[3] - half2[3] * half1[2]
+        let a = sLat * sLat + cosLat1 * cosLat2 * sLon * sLon
+        if a < 0.99 {
+            let d = 2 * earthRadiusKm * asin(min(1, sqrt(a)))
+            let scaled = d * 100
+            if abs(scaled - scaled.rounded(.down) - 0.5) > 1e-6 { return d }
+        }
+        return km(lat1, lon1, cosLat1: cosLat1, lat2, lon2, cosLat2: cosLat2)
+    }
+
     /// Kilometres per degree of latitude: a great-circle distance is never below
     /// `abs(Δlat) · kmPerDegree`, which rejects far points without trigonometry. The
     /// literal is `earthRadiusKm * (Double.pi / 180)` to the bit (tested): a computed

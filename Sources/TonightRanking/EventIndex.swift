@@ -42,6 +42,9 @@ package struct EventIndex: Sendable {
 
     /// Upcoming events in `before` order (startsAt, then id): `i < j` iff event i is before j.
     package let events: [Event]
+    /// Per event: `GeoDistance.halfAngles` of its place (zero without one), for the
+    /// published distances of the feed.
+    package let halfAngles: [SIMD4<Double>]
     /// Per event: its id as a JSON string (quotes included), ready to copy into records.
     package let idJSON: FlatLists<UInt8>
     /// Per event: its performers (artist ids, feed order) and the same as dense indexes.
@@ -141,6 +144,7 @@ package struct EventIndex: Sendable {
         // score is summed in the same order, to the same bits.
         self.edges = FlatLists(edgeLists.map { $0.filter { !eventsOfArtist[Int($0.target)].isEmpty } })
         self.events = events
+        halfAngles = events.map { e in e.lat.flatMap { la in e.lon.map { GeoDistance.halfAngles(la, $0) } } ?? .zero }
         placedEventsOfArtist = FlatLists(eventsOfArtist.map { list in
             list.compactMap { i in events[Int(i)].lat.map { PlacedEvent(lat: $0, event: i) } }
                 .sorted { ($0.lat, $0.event) < ($1.lat, $1.event) }

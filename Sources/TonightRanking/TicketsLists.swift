@@ -54,6 +54,8 @@ package struct ExploreEntry: Sendable, Equatable {
 package struct FeedEntry: Sendable, Equatable {
     package var event: Int32
     package var artists: Range<Int>
+    /// Only published, never ranked on: accurate to the hundredth it is written with
+    /// (`GeoDistance.publishedKm`), not to the bit.
     package var distanceKm: Double?
     package var following: Bool
 }

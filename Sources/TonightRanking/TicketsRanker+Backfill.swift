@@ -22,7 +22,7 @@ extension TicketsRanker {
                 cached = nil
             }
             if let cached {
-                var caps = perArtist
+                caps.copy(from: perArtist)
                 for c in cached.events where chosen.count < need {
                     let e = index.events[Int(c.event)]
                     guard !isListed(c.event), !u.follows.contains(e.id), !u.dismissed.contains(e.id) else { continue }
@@ -39,7 +39,7 @@ extension TicketsRanker {
             }
         } else {
             // popularOrder is the final order here (no distance factor): take greedily.
-            var caps = perArtist
+            caps.copy(from: perArtist)
             for i in index.popularOrder where chosen.count < need {
                 guard eligible(u, nil, i).ok else { continue }
                 let e = index.events[Int(i)]
@@ -74,7 +74,7 @@ extension TicketsRanker {
 
     /// Greedy selection with the headliner cap over `pool` (in rank order) into `chosen`.
     mutating func selectFromPool(need: Int) {
-        var caps = perArtist
+        caps.copy(from: perArtist)
         chosen.removeAll(keepingCapacity: true)
         for c in pool where chosen.count < need {
             if let h = index.events[Int(c.event)].headliner {

@@ -46,6 +46,8 @@ package struct TicketsRanker {
     private var tonightCandidates: [Candidate] = []
     /// Items per headliner of the explore deck so far.
     var perArtist = ArtistCounts()
+    /// `perArtist` plus the backfill's picks so far (scratch, kept across users).
+    var caps = ArtistCounts()
     /// Scratch of the popular backfill.
     var pool: [Popular] = []
     var chosen: [Popular] = []
@@ -65,6 +67,13 @@ package struct TicketsRanker {
         var head: Int32 = -1
         /// Candidates of this artist (as a*) kept in `keptSlots`.
         var kept: Int32 = 0
+        /// The latitudes of the artist's placed upcoming events lie in [south, north]
+        /// (rounded outward to floats; none placed: south +∞, north −∞). Read with the
+        /// score (the same cache line), they reject an artist with nothing in a user's band
+        /// of latitude before its dates are searched: most touched artists (affinity
+        /// targets) have a few dates, none near the user.
+        var south = Float.infinity
+        var north = -Float.infinity
     }
 
     struct Contribution {
@@ -101,6 +110,8 @@ package struct TicketsRanker {
         var cosLat: Double
         var radius: Double
         var bandKm: Double
+        /// `GeoDistance.halfAngles` of the point (for the feed's published distances).
+        var half: SIMD4<Double>
     }
 
     /// Where a located user ranks from (the cache key of shared places).
@@ -135,9 +146,27 @@ package struct TicketsRanker {
         self.settings = settings
         self.sharedPlaces = sharedPlaces
         artists = [ArtistState](repeating: ArtistState(), count: index.artistIDs.count)
+        let placed = index.placedEventsOfArtist
+        for a in artists.indices {
+            let r = placed.range(a)
+            guard let first = r.first, let last = r.last else { continue }  // sorted by latitude
+            artists[a].south = Self.floatBelow(placed.values[first].lat)
+            artists[a].north = Self.floatAbove(placed.values[last].lat)
+        }
         seen = [UInt32](repeating: 0, count: index.events.count)
         keptPerArtist = (1...Self.maxKept).contains(settings.perArtist) ? settings.perArtist : 0
         keptSlots = [Int32](repeating: 0, count: index.artistIDs.count * keptPerArtist)
+    }
+
+    /// The largest float at most `x`, and the smallest at least `x`.
+    static func floatBelow(_ x: Double) -> Float {
+        let f = Float(x)
+        return Double(f) > x ? f.nextDown : f
+    }
+
+    static func floatAbove(_ x: Double) -> Float {
+        let f = Float(x)
+        return Double(f) < x ? f.nextUp : f
     }
 
     mutating func nextStamp() {
@@ -153,7 +182,7 @@ package struct TicketsRanker {
         guard let la = u.lat, let lo = u.lon else { return nil }
         let radius = u.radiusKm ?? settings.radiusKm
         return Origin(lat: la, lon: lo, cosLat: GeoDistance.cosLatitude(la), radius: radius,
-                      bandKm: radius * (1 + 1e-9) + 1e-9)
+                      bandKm: radius * (1 + 1e-9) + 1e-9, half: GeoDistance.halfAngles(la, lo))
     }
 
     /// Fills `artists` with s(a) for the user's favourites and their affinity targets, and
@@ -225,6 +254,15 @@ package struct TicketsRanker {
     func distance(_ o: Origin?, _ e: EventIndex.Event) -> Double? {
         guard let o, let el = e.lat, let eo = e.lon else { return nil }
         return GeoDistance.km(o.lat, o.lon, cosLat1: o.cosLat, el, eo, cosLat2: e.cosLat)
+    }
+
+    /// The distance to event `i` as published (the same hundredths as `distance`, which
+    /// ranking uses: `GeoDistance.publishedKm`), for lists that only print it.
+    @inline(__always)
+    func publishedDistance(_ o: Origin?, _ i: Int32, _ e: EventIndex.Event) -> Double? {
+        guard let o, let el = e.lat, let eo = e.lon else { return nil }
+        return GeoDistance.publishedKm(o.lat, o.lon, cosLat1: o.cosLat, half1: o.half,
+                                       el, eo, cosLat2: e.cosLat, half2: index.halfAngles[Int(i)])
     }
 
     /// In reach and affordable, with the distance when known. A point outside the band of
@@ -307,7 +345,13 @@ package struct TicketsRanker {
         let placed = index.placedEventsOfArtist
         for t in touched.indices {
             let a = Int(touched[t])
-            guard artists[a].score > 0 else { continue }
+            let state = artists[a]
+            guard state.score > 0 else { continue }
+            // Every date south of the band, or every date north of it: the tests below on
+            // the span's ends (latitude differences grow monotonically away from the user).
+            let north = Double(state.north), south = Double(state.south)
+            if north < o.lat && abs(north - o.lat) * GeoDistance.kmPerDegree > o.bandKm { continue }
+            if south > o.lat && abs(south - o.lat) * GeoDistance.kmPerDegree > o.bandKm { continue }
             let r = placed.range(a)
             var lo = r.lowerBound, hi = r.upperBound
             // The first event at or north of the band's southern edge.
@@ -393,7 +437,7 @@ package struct TicketsRanker {
                 if !lists.feedArtists[start...].contains(id) { lists.feedArtists.append(id) }
             }
             lists.feed.append(FeedEntry(
-                event: i, artists: start..<lists.feedArtists.count, distanceKm: distance(o, e), following: u.follows.contains(e.id)))
+                event: i, artists: start..<lists.feedArtists.count, distanceKm: publishedDistance(o, i, e), following: u.follows.contains(e.id)))
         }
     }
 }
@@ -420,5 +464,14 @@ struct ArtistCounts {
     mutating func removeAll() {
         artists.removeAll(keepingCapacity: true)
         counts.removeAll(keepingCapacity: true)
+    }
+
+    /// Becomes a copy of `other`, in its own storage (a plain copy shares the arrays until
+    /// the first `add`, which then allocates both anew: per user, per backfill step).
+    mutating func copy(from other: ArtistCounts) {
+        artists.removeAll(keepingCapacity: true)
+        artists.append(contentsOf: other.artists)
+        counts.removeAll(keepingCapacity: true)
+        counts.append(contentsOf: other.counts)
     }
 }

@@ -1,0 +1,84 @@
+import Testing
+import TonightBase
+
+/// `GeoDistance.publishedKm` (the feed's published distances) against `km`: within a far
+/// smaller error than the hundredth they are written with, the same hundredth always, and
+/// `km` itself where that could differ (near a half hundredth, near the antipode).
+@Suite struct GeoDistanceTests {
+    struct Pair { var lat1, lon1, lat2, lon2: Double }
+
+    /// Pairs at every scale: the same point, metres, kilometres, a city, a continent, the
+    /// other side of the earth, across the date line and near the poles.
+    static func pairs(_ n: Int, seed: UInt64) -> [Pair] {
+        var state = seed
+        func next() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var out: [Pair] = []
+        let spreads = [0, 1e-5, 1e-3, 0.05, 1, 10, 90, 180]
+        for k in 0..<n {
+            let lat1 = next() * 180 - 90, lon1 = next() * 360 - 180
+            let spread = spreads[k % spreads.count]
+            var lat2 = lat1 + (next() * 2 - 1) * spread, lon2 = lon1 + (next() * 2 - 1) * spread
+            lat2 = min(90, max(-90, lat2))
+            if lon2 > 180 { lon2 -= 360 } else if lon2 < -180 { lon2 += 360 }
+            if k % 97 == 0 { (lat2, lon2) = (-lat1, lon1 > 0 ? lon1 - 180 : lon1 + 180) }  // antipodes
+            out.append(Pair(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2))
+        }
+        return out
+    }
+
+    static func exact(_ p: Pair) -> Double {
+        GeoDistance.km(p.lat1, p.lon1, cosLat1: GeoDistance.cosLatitude(p.lat1), p.lat2, p.lon2, cosLat2: GeoDistance.cosLatitude(p.lat2))
+    }
+
+    static func published(_ p: Pair) -> Double {
+        GeoDistance.publishedKm(
+            p.lat1, p.lon1, cosLat1: GeoDistance.cosLatitude(p.lat1), half1: GeoDistance.halfAngles(p.lat1, p.lon1),
+            p.lat2, p.lon2, cosLat2: GeoDistance.cosLatitude(p.lat2), half2: GeoDistance.halfAngles(p.lat2, p.lon2))
+    }
+
+    /// The hundredths a distance is published with (NumberPrecision.distance's rounding).
+    static func hundredths(_ d: Double) -> Double { (d * 100).rounded(.toNearestOrAwayFromZero) }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func sameHundredthAndTinyError(_ seed: UInt64) {
+        var worst = 0.0
+        for p in Self.pairs(100_000, seed: seed) {
+            let (e, f) = (Self.exact(p), Self.published(p))
+            #expect(Self.hundredths(e) == Self.hundredths(f), "\(p): \(e) vs \(f)")
+            worst = max(worst, abs(e - f))
+        }
+        // The error bound the doc comment claims, with room: a hundred times below the
+        // 1e-8 km guard band around a half hundredth.
+        #expect(worst < 1e-10, "largest difference \(worst) km")
+    }
+
+    /// Near the antipode and a hair from a half hundredth, `km` itself is returned.
+    @Test func fallsBackWhereTheHundredthCouldDiffer() {
+        let antipodes = Pair(lat1: 10, lon1: 20, lat2: -10, lon2: -160)
+        #expect(Self.published(antipodes).bitPattern == Self.exact(antipodes).bitPattern)
+        // Points where the exact distance is a half hundredth to within an ulp (found by
+        // bisection between two points a metre apart whose hundredths differ): there the
+        // fast value must be the exact one.
+        var p = Pair(lat1: 48.85, lon1: 2.35, lat2: 48.9, lon2: 2.4)
+        for _ in 0..<3 {
+            var lo = p.lat2, hi = p.lat2
+            repeat { hi += 1e-5 } while Self.hundredths(Self.exact(Pair(lat1: p.lat1, lon1: p.lon1, lat2: hi, lon2: p.lon2)))
+                == Self.hundredths(Self.exact(Pair(lat1: p.lat1, lon1: p.lon1, lat2: lo, lon2: p.lon2)))
+            let below = Self.hundredths(Self.exact(Pair(lat1: p.lat1, lon1: p.lon1, lat2: lo, lon2: p.lon2)))
+            for _ in 0..<80 {
+                let mid = (lo + hi) / 2
+                if Self.hundredths(Self.exact(Pair(lat1: p.lat1, lon1: p.lon1, lat2: mid, lon2: p.lon2))) == below { lo = mid } else { hi = mid }
+            }
+            for lat2 in [lo, hi] {
+                let q = Pair(lat1: p.lat1, lon1: p.lon1, lat2: lat2, lon2: p.lon2)
+                let e = Self.exact(q), scaled = e * 100
+                #expect(abs(scaled - scaled.rounded(.down) - 0.5) < 1e-6)  // a boundary indeed
+                #expect(Self.published(q).bitPattern == e.bitPattern)
+            }
+            p.lat2 = hi + 1e-4
+        }
+    }
+}
