@@ -60,4 +60,31 @@ extension TicketsRanker {
             reason: favorite ? .favorite : .affinity, distanceKm: x.distance))
         return true
     }
+
+    /// Adds an explore candidate unless its a* has `perArtist` better ones already; a
+    /// better one replaces the a*'s last ranked (in place: the order of `candidates` does not
+    /// matter). a* is a touched artist (s > 0), so its count was reset with the scores.
+    @inline(__always)
+    mutating func keep(_ c: Candidate) {
+        candidatesFound += 1
+        let k = keptPerArtist
+        guard k > 0, cutsPerArtist else {
+            candidates.append(c)
+            return
+        }
+        let a = Int(c.artist), base = a * k
+        let n = Int(artists[a].kept)
+        if n < k {
+            keptSlots[base + n] = Int32(candidates.count)
+            artists[a].kept += 1
+            candidates.append(c)
+            return
+        }
+        var last = Int(keptSlots[base])
+        for j in 1..<k {
+            let s = Int(keptSlots[base + j])
+            if Self.ranksBefore(candidates[last].event, candidates[last].score, candidates[s].event, candidates[s].score) { last = s }
+        }
+        if Self.ranksBefore(c.event, c.score, candidates[last].event, candidates[last].score) { candidates[last] = c }
+    }
 }

@@ -16,7 +16,7 @@ package struct TicketsRanker {
     /// Per dense artist: s(a) (only `touched` entries are non-zero), whether a favourite of
     /// this user (`favorite == stamp`), and the first of its affinity contributions (-1:
     /// none), side by side so that the edge loop touches one cache line per artist.
-    private var artists: [ArtistState]
+    var artists: [ArtistState]
     private var touched: [Int32] = []
     /// This user's affinity contributions (favourite → artist), linked per artist: what
     /// `because` reads instead of searching every favourite's edges again.
@@ -34,9 +34,9 @@ package struct TicketsRanker {
     /// `perArtist` items per a*, the first in rank order, so an artist's other candidates can
     /// never be chosen: dropping them as they come leaves the deck as it was, and the sort or
     /// heap then orders a few dozen candidates instead of thousands.
-    private var keptSlots: [Int32] = []
+    var keptSlots: [Int32] = []
     /// `settings.perArtist` when the cut applies (1…`maxKept`), else 0 (every candidate kept).
-    private let keptPerArtist: Int
+    let keptPerArtist: Int
     static let maxKept = 4
     /// Whether the per-artist cut applies (tests turn it off to compare the decks).
     package var cutsPerArtist = true
@@ -388,33 +388,6 @@ package struct TicketsRanker {
         }
     }
 
-    /// Adds an explore candidate unless its a* has `perArtist` better ones already; a
-    /// better one replaces the a*'s last ranked (in place: the order of `candidates` does not
-    /// matter). a* is a touched artist (s > 0), so its count was reset with the scores.
-    @inline(__always)
-    private mutating func keep(_ c: Candidate) {
-        candidatesFound += 1
-        let k = keptPerArtist
-        guard k > 0, cutsPerArtist else {
-            candidates.append(c)
-            return
-        }
-        let a = Int(c.artist), base = a * k
-        let n = Int(artists[a].kept)
-        if n < k {
-            keptSlots[base + n] = Int32(candidates.count)
-            artists[a].kept += 1
-            candidates.append(c)
-            return
-        }
-        var last = Int(keptSlots[base])
-        for j in 1..<k {
-            let s = Int(keptSlots[base + j])
-            if Self.ranksBefore(candidates[last].event, candidates[last].score, candidates[s].event, candidates[s].score) { last = s }
-        }
-        if Self.ranksBefore(c.event, c.score, candidates[last].event, candidates[last].score) { candidates[last] = c }
-    }
-
     /// Upcoming events with a favourite performing, anywhere, by startsAt then id.
     private mutating func feed(_ u: TicketsUser, _ o: Origin?) {
         nextStamp()
@@ -439,39 +412,5 @@ package struct TicketsRanker {
             lists.feed.append(FeedEntry(
                 event: i, artists: start..<lists.feedArtists.count, distanceKm: publishedDistance(o, i, e), following: u.follows.contains(e.id)))
         }
-    }
-}
-
-/// Items per artist in a list of at most a few dozen: a linear scan beats hashing.
-struct ArtistCounts {
-    private var artists: [Int64] = []
-    private var counts: [Int] = []
-
-    subscript(_ a: Int64) -> Int {
-        guard let i = artists.firstIndex(of: a) else { return 0 }
-        return counts[i]
-    }
-
-    mutating func add(_ a: Int64) {
-        if let i = artists.firstIndex(of: a) {
-            counts[i] += 1
-        } else {
-            artists.append(a)
-            counts.append(1)
-        }
-    }
-
-    mutating func removeAll() {
-        artists.removeAll(keepingCapacity: true)
-        counts.removeAll(keepingCapacity: true)
-    }
-
-    /// Becomes a copy of `other`, in its own storage (a plain copy shares the arrays until
-    /// the first `add`, which then allocates both anew: per user, per backfill step).
-    mutating func copy(from other: ArtistCounts) {
-        artists.removeAll(keepingCapacity: true)
-        artists.append(contentsOf: other.artists)
-        counts.removeAll(keepingCapacity: true)
-        counts.append(contentsOf: other.counts)
     }
 }
