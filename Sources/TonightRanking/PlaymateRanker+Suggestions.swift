@@ -97,6 +97,7 @@ extension PlaymateRanker {
             }
         }
         let origin = origin(u)
+        let originCos = origin.map { GeoDistance.cosLatitude($0.0) } ?? 0
         let radius = settings.sessionsRadiusKm
         // A latitude/longitude box around the circle: sessions outside it are skipped before
         // the exact haversine (a conservative bound: the box holds the whole circle).
@@ -113,7 +114,7 @@ extension PlaymateRanker {
                 var dl = abs(slon - lo)
                 if dl > 180 { dl = 360 - dl }
                 guard abs(slat - la) <= boxLat, dl <= boxLon else { return nil }
-                let d = GeoDistance.km(la, lo, slat, slon)
+                let d = GeoDistance.km(la, lo, cosLat1: originCos, slat, slon, cosLat2: sessionCos[i])
                 guard d <= radius else { return nil }
                 distance = d
             }
