@@ -73,4 +73,17 @@ import TonightGeo
         // past the cut's range).
         if perArtist <= TicketsRanker.maxKept { #expect(dropped > 100) } else { #expect(dropped == 0) }
     }
+
+    /// The latitude span beside each artist's score is rounded outward, so that the skip of an
+    /// artist with every date out of the band never drops a date in it.
+    @Test func latitudeSpanIsRoundedOutward() {
+        var rng = SystemRandomNumberGenerator()
+        let edges: [Double] = [-90, 90, 0, -0.0, 1e-300, 45.1, Double(Float(45.1)), 89.99999999999999]
+        for x in edges + (0..<100_000).map({ _ in Double.random(in: -90...90, using: &rng) }) {
+            let below = TicketsRanker.floatBelow(x), above = TicketsRanker.floatAbove(x)
+            #expect(Double(below) <= x && x <= Double(above), "\(x)")
+            #expect(Double(below) == x || Double(below.nextUp) > x, "\(x): \(below) is not the largest float below")
+            #expect(Double(above) == x || Double(above.nextDown) < x, "\(x): \(above) is not the smallest float above")
+        }
+    }
 }
