@@ -64,6 +64,9 @@ extension TicketsRanker {
     /// Adds an explore candidate unless its a* has `perArtist` better ones already; a
     /// better one replaces the a*'s last ranked (in place: the order of `candidates` does not
     /// matter). a* is a touched artist (s > 0), so its count was reset with the scores.
+    /// Like the heap, this takes the rank order as total; scores within 1e-9 of each other
+    /// compare equal (`ScoreOrder`), so a chain of three such near-ties is where two ways of
+    /// ordering could part (none on realistic `full`: its lists are byte-identical).
     @inline(__always)
     mutating func keep(_ c: Candidate) {
         candidatesFound += 1
