@@ -58,6 +58,37 @@ package enum GeoDistance {
         return km(lat1, lon1, cosLat1: cosLat1, lat2, lon2, cosLat2: cosLat2)
     }
 
+    /// A lower bound of haversine's term `a` (`km` returns 2R·asin(√a)), without libm:
+    /// sin x ≥ x − x³/6 on [0, π/2], from the same half-differences `km` takes the sines of
+    /// (the same floating-point values). A longitude difference above 180° gives no bound:
+    /// there `km`'s sine is of an angle near π, where its own rounding can be larger than the
+    /// margin below (pairs across the antimeridian are left to `km`). With latitudes in
+    /// [-90, 90] (the loaders' and the geocoding table's guarantee) the result never exceeds
+    /// the `a` that `km` computes by more than a few ulps: `reachLimit` adds the margin that
+    /// makes the test exact.
+    @inline(__always)
+    package static func haversineLowerBound(_ lat1: Double, _ lon1: Double, cosLat1: Double,
+                                            _ lat2: Double, _ lon2: Double, cosLat2: Double) -> Double {
+        let halfRadian = Double.pi / 360
+        let hLat = min(abs(lat2 - lat1), 180) * halfRadian
+        let dLon = abs(lon2 - lon1)
+        let hLon = dLon <= 180 ? dLon * halfRadian : 0
+        let sLat = hLat - hLat * hLat * hLat / 6
+        let sLon = hLon - hLon * hLon * hLon / 6
+        return sLat * sLat + max(0, cosLat1 * cosLat2) * sLon * sLon
+    }
+
+    /// The value of `haversineLowerBound` above which a point is surely farther than
+    /// `radiusKm` by `km` (sin² of the radius's half angle, plus a relative margin of 1e-9,
+    /// far above the few ulps of either computation); infinity where no bound is safe to use
+    /// (radii under a metre, or beyond ~19,000 km).
+    package static func reachLimit(radiusKm: Double) -> Double {
+        let half = radiusKm / (2 * earthRadiusKm)
+        guard radiusKm >= 0.001, half < 1.5 else { return .infinity }
+        let s = sin(half)
+        return s * s * (1 + 1e-9)
+    }
+
     /// Kilometres per degree of latitude: a great-circle distance is never below
     /// `abs(Δlat) · kmPerDegree`, which rejects far points without trigonometry. The
     /// literal is `earthRadiusKm * (Double.pi / 180)` to the bit (tested): a computed

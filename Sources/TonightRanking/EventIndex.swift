@@ -28,9 +28,13 @@ package struct EventIndex: Sendable {
         package var tonight: Bool
     }
 
-    /// An event and its latitude, side by side for the band search.
+    /// An event and its place, side by side for the band search and the reach test (so that
+    /// the event's own record is read only for the dates in reach).
     package struct PlacedEvent: Sendable {
         package var lat: Double
+        package var lon: Double
+        /// `GeoDistance.cosLatitude(lat)`, as in the event's record.
+        package var cosLat: Double
         package var event: Int32
     }
 
@@ -146,7 +150,11 @@ package struct EventIndex: Sendable {
         self.events = events
         halfAngles = events.map { e in e.lat.flatMap { la in e.lon.map { GeoDistance.halfAngles(la, $0) } } ?? .zero }
         placedEventsOfArtist = FlatLists(eventsOfArtist.map { list in
-            list.compactMap { i in events[Int(i)].lat.map { PlacedEvent(lat: $0, event: i) } }
+            list.compactMap { i in
+                let e = events[Int(i)]
+                guard let lat = e.lat, let lon = e.lon else { return nil }
+                return PlacedEvent(lat: lat, lon: lon, cosLat: e.cosLat, event: i)
+            }
                 .sorted { ($0.lat, $0.event) < ($1.lat, $1.event) }
         })
         let maxID = artistIDs.max() ?? 0

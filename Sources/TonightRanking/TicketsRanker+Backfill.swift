@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 import TonightExports
 
 extension TicketsRanker {
@@ -98,7 +99,9 @@ extension TicketsRanker {
             for k in index.cellsByPopularity.range(Int(c)) {
                 let i = index.cellsByPopularity.values[k]
                 let e = index.events[Int(i)]
-                guard let d = distance(o, e), d <= o.radius else { continue }
+                guard let el = e.lat, let eo = e.lon,
+                      GeoDistance.haversineLowerBound(o.lat, o.lon, cosLat1: o.cosLat, el, eo, cosLat2: e.cosLat) <= o.reachLimit,
+                      let d = distance(o, e), d <= o.radius else { continue }
                 pool.append(Popular(event: i, score: e.pop * e.timeFactor * exp(-d / settings.distanceDecayKm), distance: d))
             }
         }

@@ -112,6 +112,9 @@ package struct TicketsRanker {
         var bandKm: Double
         /// `GeoDistance.halfAngles` of the point (for the feed's published distances).
         var half: SIMD4<Double>
+        /// `GeoDistance.reachLimit` of the radius: points whose haversine lower bound is above
+        /// it are out of reach without a sine.
+        var reachLimit: Double
     }
 
     /// Where a located user ranks from (the cache key of shared places).
@@ -182,7 +185,8 @@ package struct TicketsRanker {
         guard let la = u.lat, let lo = u.lon else { return nil }
         let radius = u.radiusKm ?? settings.radiusKm
         return Origin(lat: la, lon: lo, cosLat: GeoDistance.cosLatitude(la), radius: radius,
-                      bandKm: radius * (1 + 1e-9) + 1e-9, half: GeoDistance.halfAngles(la, lo))
+                      bandKm: radius * (1 + 1e-9) + 1e-9, half: GeoDistance.halfAngles(la, lo),
+                      reachLimit: GeoDistance.reachLimit(radiusKm: radius))
     }
 
     /// Fills `artists` with s(a) for the user's favourites and their affinity targets, and
@@ -265,16 +269,23 @@ package struct TicketsRanker {
                                        el, eo, cosLat2: e.cosLat, half2: index.halfAngles[Int(i)])
     }
 
-    /// In reach and affordable, with the distance when known. A point outside the band of
+    /// In reach and affordable, with the distance when in reach. A point outside the band of
     /// latitude is out of reach without computing its distance: a great-circle distance is
     /// at least |Δlat| in arc for latitudes in [-90, 90], which the loaders and the
     /// geocoding table guarantee (tested in `UTF8OrderTests.precomputedCosinesGiveTheSameBits`).
+    /// Inside the band, most points are far in longitude: a lower bound of the haversine
+    /// term without libm (`GeoDistance.haversineLowerBound`) rejects them before the two
+    /// sines and the arcsine of the exact distance (`GeoDistanceTests`: never a point `km`
+    /// puts in reach).
     @inline(__always)
     func reachable(_ u: TicketsUser, _ o: Origin?, _ e: EventIndex.Event) -> (ok: Bool, distance: Double?) {
         if let max = u.maxPrice, let p = e.priceMin, p > max { return (false, nil) }
         guard let o else { return (true, nil) }
         guard let el = e.lat, let eo = e.lon else { return (false, nil) }
         if abs(el - o.lat) * GeoDistance.kmPerDegree > o.bandKm { return (false, nil) }
+        if GeoDistance.haversineLowerBound(o.lat, o.lon, cosLat1: o.cosLat, el, eo, cosLat2: e.cosLat) > o.reachLimit {
+            return (false, nil)
+        }
         let d = GeoDistance.km(o.lat, o.lon, cosLat1: o.cosLat, el, eo, cosLat2: e.cosLat)
         return (d <= o.radius, d)
     }
@@ -364,10 +375,28 @@ package struct TicketsRanker {
             while k < r.upperBound {
                 let p = placed.values[k]
                 if p.lat > o.lat && abs(p.lat - o.lat) * GeoDistance.kmPerDegree > o.bandKm { break }
-                consider(p.event, u, o)
                 k += 1
+                // `reachable`'s place tests, on the place beside the latitude: most dates in
+                // the band are far in longitude, and their event records are never read.
+                if GeoDistance.haversineLowerBound(o.lat, o.lon, cosLat1: o.cosLat, p.lat, p.lon, cosLat2: p.cosLat) > o.reachLimit {
+                    continue
+                }
+                let d = GeoDistance.km(o.lat, o.lon, cosLat1: o.cosLat, p.lat, p.lon, cosLat2: p.cosLat)
+                guard d <= o.radius else { continue }
+                considerInReach(p.event, u, d)
             }
         }
+    }
+
+    /// One upcoming event of a touched artist at `distance` from a located user, within the
+    /// radius (each event once per user): `consider` after its place tests.
+    @inline(__always)
+    private mutating func considerInReach(_ i: Int32, _ u: TicketsUser, _ distance: Double) {
+        guard seen[Int(i)] != stamp else { return }
+        seen[Int(i)] = stamp
+        let e = index.events[Int(i)]
+        if let max = u.maxPrice, let p = e.priceMin, p > max { return }
+        candidate(i, e, u, located: true, distance)
     }
 
     /// One upcoming event of a touched artist (each event once per user).
@@ -377,13 +406,21 @@ package struct TicketsRanker {
         seen[Int(i)] = stamp
         let e = index.events[Int(i)]
         let (ok, d) = reachable(u, o, e)
-        guard ok, let (best, sv) = bestArtist(i) else { return }
+        guard ok else { return }
+        candidate(i, e, u, located: o != nil, d)
+    }
+
+    /// An event in reach and affordable: its a*(e), then a card of the deck (unless dismissed
+    /// or followed) and one of tonight's picks (when it qualifies).
+    @inline(__always)
+    private mutating func candidate(_ i: Int32, _ e: EventIndex.Event, _ u: TicketsUser, located: Bool, _ d: Double?) {
+        guard let (best, sv) = bestArtist(i) else { return }
         let dismissed = u.dismissed.contains(e.id)
         if !dismissed && !u.follows.contains(e.id) {
-            let factor = o != nil ? exp(-(d ?? 0) / settings.distanceDecayKm) : 1
+            let factor = located ? exp(-(d ?? 0) / settings.distanceDecayKm) : 1
             keep(Candidate(event: i, score: sv * e.timeFactor * factor, artist: best, distance: d))
         }
-        if e.tonight, o != nil, let d, !dismissed {
+        if e.tonight, located, let d, !dismissed {
             tonightCandidates.append(Candidate(event: i, score: sv * exp(-d / settings.distanceDecayKm), artist: best, distance: d))
         }
     }

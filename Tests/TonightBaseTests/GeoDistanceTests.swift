@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TonightBase
 
@@ -80,5 +81,68 @@ import TonightBase
             }
             p.lat2 = hi + 1e-4
         }
+    }
+
+    /// The haversine term `km` computes (the same operations).
+    static func haversine(_ p: Pair) -> Double {
+        let r = Double.pi / 180
+        let dLat = (p.lat2 - p.lat1) * r, dLon = (p.lon2 - p.lon1) * r
+        return sin(dLat / 2) * sin(dLat / 2)
+            + GeoDistance.cosLatitude(p.lat1) * GeoDistance.cosLatitude(p.lat2) * sin(dLon / 2) * sin(dLon / 2)
+    }
+
+    static func bound(_ p: Pair) -> Double {
+        GeoDistance.haversineLowerBound(p.lat1, p.lon1, cosLat1: GeoDistance.cosLatitude(p.lat1),
+                                        p.lat2, p.lon2, cosLat2: GeoDistance.cosLatitude(p.lat2))
+    }
+
+    /// The bound is below `km`'s own term (within rounding) at every scale, across the date
+    /// line, and with longitudes not in [-180, 180] (the second point a turn or two east or
+    /// west).
+    @Test(arguments: [4, 5] as [UInt64])
+    func lowerBoundIsBelowTheHaversineTerm(_ seed: UInt64) {
+        var tight = 0
+        for var p in Self.pairs(100_000, seed: seed) {
+            for shift in [0.0, 360, -360, 720] {
+                p.lon2 += shift
+                let (a, b) = (Self.haversine(p), Self.bound(p))
+                #expect(b <= a * (1 + 1e-12) + 1e-300, "\(p): bound \(b) above \(a)")
+                if shift == 0, a > 0, b > a * 0.99 { tight += 1 }
+                p.lon2 -= shift
+            }
+        }
+        // Useful as well as safe: within 1 % of the term for most pairs (a bound of 0 would
+        // pass the test above).
+        #expect(tight > 50_000, "\(tight) of 100,000 bounds within 1 %")
+    }
+
+    /// Whatever the radius, a point the bound rejects is out of reach by `km`, points at the
+    /// radius to the last bit included; and every point beyond twice the radius is rejected
+    /// (but across the antimeridian).
+    @Test(arguments: [6, 7] as [UInt64])
+    func reachTestNeverRejectsAPointInReach(_ seed: UInt64) {
+        var far = 0, rejectedFar = 0
+        for (k, p) in Self.pairs(50_000, seed: seed).enumerated() {
+            let d = Self.exact(p)
+            let radii = [5, 50, 200, 20_000, d, d.nextUp, d.nextDown, d * (1 + 1e-9), d * (1 - 1e-9), d / 2]
+            for r in radii where r >= 0 {
+                let rejected = Self.bound(p) > GeoDistance.reachLimit(radiusKm: r)
+                if rejected { #expect(d > r, "seed \(seed) pair \(k): \(p) at \(d) km rejected for radius \(r)") }
+                // Far points, not across the antimeridian (those are left to `km`).
+                if r < 20_000, d > 2 * r, r >= 1, abs(p.lon2 - p.lon1) <= 180 {
+                    far += 1
+                    if rejected { rejectedFar += 1 }
+                }
+            }
+        }
+        #expect(rejectedFar == far, "\(rejectedFar) of \(far) points beyond twice the radius rejected")
+    }
+
+    /// No bound where it would not be safe: radii under a metre and beyond ~19,000 km.
+    @Test func noLimitForTinyOrHugeRadii() {
+        #expect(GeoDistance.reachLimit(radiusKm: 0) == .infinity)
+        #expect(GeoDistance.reachLimit(radiusKm: 0.0005) == .infinity)
+        #expect(GeoDistance.reachLimit(radiusKm: 19_200) == .infinity)
+        #expect(GeoDistance.reachLimit(radiusKm: 100) < 1e-3)
     }
 }
