@@ -6,23 +6,29 @@ import TonightGeo
 /// Per-thread scratch for suggestions: stamps instead of sets, a top-k buffer instead of a
 /// sort. Make one per thread.
 package struct PlaymateScratch {
-    var friendCount: [UInt16]
-    var friendStamp: [UInt32]
-    var memberStamp: [UInt32]
-    var doneStamp: [UInt32]
+    /// A session's marks for the player being ranked, side by side (one cache line per
+    /// session, as `HotSession`).
+    struct Marks {
+        /// The player is in it, or declined it.
+        var member: UInt32 = 0
+        /// `friends` counts the player's friends in it.
+        var friend: UInt32 = 0
+        /// Already scored.
+        var done: UInt32 = 0
+        var friends: UInt16 = 0
+    }
+
+    var marks: [Marks]
     var stamp: UInt32 = 0
 
     package init(sessions: Int) {
-        friendCount = [UInt16](repeating: 0, count: sessions)
-        friendStamp = [UInt32](repeating: 0, count: sessions)
-        memberStamp = [UInt32](repeating: 0, count: sessions)
-        doneStamp = [UInt32](repeating: 0, count: sessions)
+        marks = [Marks](repeating: Marks(), count: sessions)
     }
 
     mutating func next() {
         stamp &+= 1
         if stamp == 0 {
-            for i in friendStamp.indices { friendStamp[i] = 0; memberStamp[i] = 0; doneStamp[i] = 0 }
+            for i in marks.indices { marks[i] = Marks() }
             stamp = 1
         }
     }
@@ -74,7 +80,7 @@ extension PlaymateRanker {
         var played: UInt64 = 0
         for s in memberOf[u] {
             weight[Int(sportOf[Int(s)])] += 1
-            scratch.memberStamp[Int(s)] = stamp
+            scratch.marks[Int(s)].member = stamp
             if sessions[Int(s)].occursAt <= settings.asOf { played |= skillBit[Int(s)] }
         }
         for name in Set(p.quiz?.playSports ?? []) { if let id = sportIDs[name] { weight[Int(id)] += 10 } }  // once per sport
@@ -83,17 +89,17 @@ extension PlaymateRanker {
             if let id = sportIDs[name] { avoided[Int(id)] = true }
         }
         // Declined sessions (feedback.csv) are excluded the way joined ones are; they add no weight.
-        for s in declinedOf[Int32(u)] ?? [] { scratch.memberStamp[Int(s)] = stamp }
+        for s in declinedOf[Int32(u)] ?? [] { scratch.marks[Int(s)].member = stamp }
         var genderMask: UInt16 = 0, ageMask: UInt16 = 0
         for g in p.quiz?.genders ?? [] { if let i = Self.genders.firstIndex(of: g) { genderMask |= 1 << i } }
         for a in p.quiz?.ageGroups ?? [] { if let i = Self.ageGroups.firstIndex(of: a) { ageMask |= 1 << i } }
         for f in p.friends {
             for s in memberOf[Int(f)] where isOpen[Int(s)] {
-                if scratch.friendStamp[Int(s)] != stamp {
-                    scratch.friendStamp[Int(s)] = stamp
-                    scratch.friendCount[Int(s)] = 0
+                if scratch.marks[Int(s)].friend != stamp {
+                    scratch.marks[Int(s)].friend = stamp
+                    scratch.marks[Int(s)].friends = 0
                 }
-                scratch.friendCount[Int(s)] += 1
+                scratch.marks[Int(s)].friends += 1
             }
         }
         let origin = origin(u)
@@ -104,22 +110,33 @@ extension PlaymateRanker {
         let boxLat = (radius + 1) / 110.5
         let boxLon = origin.map { o in (radius + 1) / (111.32 * max(0.01, cos(min(89.9, abs(o.0) + boxLat) * .pi / 180))) } ?? 0
 
+        /// Outside the box around the circle (never, without an origin): `evaluate` would
+        /// refuse it, so a scan skips it without reading the session.
+        @inline(__always)
+        func outside(_ e: ListedSession) -> Bool {
+            guard let (la, lo) = origin else { return false }
+            var dl = abs(e.lon - lo)
+            if dl > 180 { dl = 360 - dl }
+            return !(abs(e.lat - la) <= boxLat && dl <= boxLon)
+        }
+
         /// Scores open session `s` for u, or nil if a filter excludes it.
         func evaluate(_ s: Int32) -> Suggestion? {
             let i = Int(s)
-            guard !avoided[Int(sportOf[i])], scratch.memberStamp[i] != stamp, creatorOf[i] != Int32(u) else { return nil }
+            let h = hot[i], marks = scratch.marks[i]
+            guard !avoided[Int(h.sport)], marks.member != stamp, h.creator != Int32(u) else { return nil }
             var distance: Double?
             if let (la, lo) = origin {
-                let slat = sessionLat[i], slon = sessionLon[i]
+                let slat = h.lat, slon = h.lon
                 var dl = abs(slon - lo)
                 if dl > 180 { dl = 360 - dl }
                 guard abs(slat - la) <= boxLat, dl <= boxLon else { return nil }
-                let d = GeoDistance.km(la, lo, cosLat1: originCos, slat, slon, cosLat2: sessionCos[i])
+                let d = GeoDistance.km(la, lo, cosLat1: originCos, slat, slon, cosLat2: h.cosLat)
                 guard d <= radius else { return nil }
                 distance = d
             }
-            let w = weight[Int(sportOf[i])]
-            let f = scratch.friendStamp[i] == stamp ? Int(scratch.friendCount[i]) : 0
+            let w = weight[Int(h.sport)]
+            let f = marks.friend == stamp ? Int(marks.friends) : 0
             var g = 0, a = 0
             if genderMask != 0 || ageMask != 0 {
                 // The members' counts of the groups the player asked for.
@@ -153,8 +170,8 @@ extension PlaymateRanker {
         }
         // 1. Sessions with a friend in them: scored exactly.
         for f in p.friends {
-            for s in memberOf[Int(f)] where isOpen[Int(s)] && scratch.doneStamp[Int(s)] != stamp {
-                scratch.doneStamp[Int(s)] = stamp
+            for s in memberOf[Int(f)] where isOpen[Int(s)] && scratch.marks[Int(s)].done != stamp {
+                scratch.marks[Int(s)].done = stamp
                 if let x = evaluate(s) { insert(x, into: &top, played: played) }
             }
         }
@@ -166,14 +183,17 @@ extension PlaymateRanker {
             let base = settings.weightSport * Double(w)
             for c in cells {
                 if coefficient == 0 {
-                    for s in c.bySportTime[sport] ?? [] where scratch.doneStamp[Int(s)] != stamp {
-                        if let x = evaluate(s), !insert(x, into: &top, played: played), lastOfItsKind(s, played) { break }
+                    for e in c.bySportTime[sport] ?? [] where !outside(e) && scratch.marks[Int(e.session)].done != stamp {
+                        if let x = evaluate(e.session), !insert(x, into: &top, played: played), lastOfItsKind(e.session, played) { break }
                     }
                 } else {
-                    for s in c.bySportPlayers[sport] ?? [] where scratch.doneStamp[Int(s)] != stamp {
-                        let bound = base + coefficient * Double(memberCount[Int(s)])
+                    // The bound first: it falls along the list (players desc), so a session
+                    // skipped before it would have stopped the scan no sooner.
+                    for e in c.bySportPlayers[sport] ?? [] {
+                        let bound = base + coefficient * Double(e.memberCount)
                         if top.count == settings.sessionsSize, let last = top.last, bound < last.score * (1 - 1e-8) { break }
-                        if let x = evaluate(s) { insert(x, into: &top, played: played) }
+                        guard !outside(e), scratch.marks[Int(e.session)].done != stamp else { continue }
+                        if let x = evaluate(e.session) { insert(x, into: &top, played: played) }
                     }
                 }
             }
@@ -182,14 +202,15 @@ extension PlaymateRanker {
         for c in cells {
             if coefficient == 0 {
                 if top.count == settings.sessionsSize, let last = top.last, last.score > 0 { break }
-                for s in c.byTime where scratch.doneStamp[Int(s)] != stamp && weight[Int(sportOf[Int(s)])] == 0 {
-                    if let x = evaluate(s), !insert(x, into: &top, played: played), lastOfItsKind(s, played) { break }
+                for e in c.byTime where weight[Int(e.sport)] == 0 && !outside(e) && scratch.marks[Int(e.session)].done != stamp {
+                    if let x = evaluate(e.session), !insert(x, into: &top, played: played), lastOfItsKind(e.session, played) { break }
                 }
             } else {
-                for s in c.byPlayers where scratch.doneStamp[Int(s)] != stamp && weight[Int(sportOf[Int(s)])] == 0 {
-                    let bound = coefficient * Double(memberCount[Int(s)])
+                for e in c.byPlayers where weight[Int(e.sport)] == 0 {
+                    let bound = coefficient * Double(e.memberCount)
                     if top.count == settings.sessionsSize, let last = top.last, bound < last.score * (1 - 1e-8) { break }
-                    if let x = evaluate(s) { insert(x, into: &top, played: played) }
+                    guard !outside(e), scratch.marks[Int(e.session)].done != stamp else { continue }
+                    if let x = evaluate(e.session) { insert(x, into: &top, played: played) }
                 }
             }
         }
