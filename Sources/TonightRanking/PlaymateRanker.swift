@@ -208,11 +208,12 @@ package final class PlaymateRanker: Sendable {
     package func stats(for u: Int) -> Stats {
         var st = Stats()
         for i in memberOf[u] {
-            let s = sessions[Int(i)]
-            if s.occursAt <= settings.asOf {
+            // Fields read in place: a copy of the session retained and released its strings.
+            if sessions[Int(i)].occursAt <= settings.asOf {
                 st.played += 1
-                st.minutesPlayed += s.durationMin ?? 0
-                st.bySport[s.sport, default: 0] += 1  // normalised: one sport written two ways counts once
+                st.minutesPlayed += sessions[Int(i)].durationMin ?? 0
+                // Normalised: one sport written two ways counts once.
+                st.bySport[sportNames[Int(hot[Int(i)].sport)], default: 0] += 1
             } else {
                 st.upcoming += 1
             }
