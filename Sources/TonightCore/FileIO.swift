@@ -7,7 +7,7 @@ package enum FileIO {
     /// kills the process with SIGBUS; here it is an error).
     package static func read(_ url: URL) throws -> Data {
         do {
-            return Data(try RegularFile.read(url.path))
+            return try RegularFile.readData(url.path)
         } catch let f as RegularFile.Failure {
             throw TonightError(.io, "cannot read file: \(f.message)", file: url.path,
                                hint: f.kind == .missing ? "check the path" : "inputs must be regular files that do not change while the job reads them")
