@@ -110,14 +110,20 @@ extension PlaymateRanker {
         let boxLat = (radius + 1) / 110.5
         let boxLon = origin.map { o in (radius + 1) / (111.32 * max(0.01, cos(min(89.9, abs(o.0) + boxLat) * .pi / 180))) } ?? 0
 
-        /// Outside the box around the circle (never, without an origin): `evaluate` would
-        /// refuse it, so a scan skips it without reading the session.
+        /// Whether a point is in the box around the origin (a player without one has none).
+        @inline(__always)
+        func inBox(_ lat: Double, _ lon: Double, _ la: Double, _ lo: Double) -> Bool {
+            var dl = abs(lon - lo)
+            if dl > 180 { dl = 360 - dl }
+            return abs(lat - la) <= boxLat && dl <= boxLon
+        }
+
+        /// Outside the box (never, without an origin): `evaluate` would refuse it, so a scan
+        /// skips it without reading the session.
         @inline(__always)
         func outside(_ e: ListedSession) -> Bool {
             guard let (la, lo) = origin else { return false }
-            var dl = abs(e.lon - lo)
-            if dl > 180 { dl = 360 - dl }
-            return !(abs(e.lat - la) <= boxLat && dl <= boxLon)
+            return !inBox(e.lat, e.lon, la, lo)
         }
 
         /// Scores open session `s` for u, or nil if a filter excludes it.
@@ -127,11 +133,8 @@ extension PlaymateRanker {
             guard !avoided[Int(h.sport)], marks.member != stamp, h.creator != Int32(u) else { return nil }
             var distance: Double?
             if let (la, lo) = origin {
-                let slat = h.lat, slon = h.lon
-                var dl = abs(slon - lo)
-                if dl > 180 { dl = 360 - dl }
-                guard abs(slat - la) <= boxLat, dl <= boxLon else { return nil }
-                let d = GeoDistance.km(la, lo, cosLat1: originCos, slat, slon, cosLat2: h.cosLat)
+                guard inBox(h.lat, h.lon, la, lo) else { return nil }
+                let d = GeoDistance.km(la, lo, cosLat1: originCos, h.lat, h.lon, cosLat2: h.cosLat)
                 guard d <= radius else { return nil }
                 distance = d
             }
