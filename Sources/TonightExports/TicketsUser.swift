@@ -116,15 +116,4 @@ extension TicketsUser {
         try r.skipFixedArray()
         return (id, follows)
     }
-
-    /// Appends the favourite artists of a `users` row to `out` (how the catalog counts them:
-    /// one flat array, not an array per user). Tested against `init(from:)`.
-    package static func appendFavorites(_ r: inout BinaryReader, to out: inout [Int64]) throws {
-        try r.skipString()
-        try skipPlace(&r)
-        let n = try r.readCount(bytesPerElement: 1)
-        for _ in 0..<n { out.append(try r.readInt64()) }
-        try r.skipFixedArray()
-        try r.skipFixedArray()
-    }
 }

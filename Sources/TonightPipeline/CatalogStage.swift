@@ -29,8 +29,7 @@ package struct CatalogStage: Stage {
         "artist_events", "venue_events", "artist_years", "event_search",
     ]
     /// The datasets that take longest to build and write (`seconds.dataset.*` on realistic
-    /// full), started first so that the short ones fill the cores at the end; `artist_suggest`
-    /// and `artists` wait for the favourite counts.
+    /// full), started first so that the short ones fill the cores at the end.
     static let longestFirst = ["events", "artist_suggest", "artists", "event_search", "artist_years", "artist_events"]
     package var tables: [String] { Self.datasetNames }
     package var datasets: [String] { Self.datasetNames }
@@ -47,24 +46,21 @@ package struct CatalogStage: Stage {
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         var clock = PhaseClock()
-        // The four tables on two cores (artists, the largest, beside the other three): read one
+        // The five tables on two cores (artists, the largest, beside the other four): read one
         // after another, they were a sixth of the stage with a core idle.
-        let ((artists, categories), (venues, events)) = try Parallel.both({
+        let ((artists, categories), (venues, events, favorites)) = try Parallel.both({
             (try context.read(.feedArtists), try context.read(.feedCategories))
         }, {
-            (try context.read(.placedVenues), try context.read(.locatedEvents))
+            (try context.read(.placedVenues), try context.read(.locatedEvents), try Self.favoriteCounts(context))
         })
         clock.lap("read")
         let builder = CatalogBuilder(
             settings: Self.settings(context.config, asOf: context.asOf), artists: artists, categories: categories,
             venues: venues, events: events)
-        // The favourite counts (read from the users table) are the first task; the three
-        // datasets that need them wait for them, the others are built meanwhile.
-        let favorites = Pending<[Int64: Int]>()
         let makers: [@Sendable () throws -> CatalogBuilder.Records] = [
-            builder.eventRecords, builder.venueRecords, { builder.artistRecords(favorites: try favorites.value()) },
-            builder.categoryRecords, { builder.artistSuggestRecords(favorites: try favorites.value()) },
-            { builder.categoryArtistRecords(favorites: try favorites.value()) }, builder.nearbyRecords,
+            builder.eventRecords, builder.venueRecords, { builder.artistRecords(favorites: favorites) },
+            builder.categoryRecords, { builder.artistSuggestRecords(favorites: favorites) },
+            { builder.categoryArtistRecords(favorites: favorites) }, builder.nearbyRecords,
             builder.artistEventRecords, builder.venueEventRecords, builder.artistYearRecords, builder.eventSearchRecords,
         ]
         // Progress: each dataset counts once built and once written.
@@ -78,21 +74,9 @@ package struct CatalogStage: Stage {
         // between building and writing. Summaries are listed in the fixed order.
         let names = Self.datasetNames, shape = files
         let order = Self.longestFirst.compactMap { names.firstIndex(of: $0) } + names.indices.filter { !Self.longestFirst.contains(names[$0]) }
-        let favoritesSeconds = Locked(0.0)
-        let results = try Parallel.map(order.count + 1) { j -> (DatasetWriter.Summary, Int, Double, Double)? in
-            guard j > 0 else {
-                // Always set (an error included): the datasets that wait for it must wake.
-                let t = DispatchTime.now().uptimeNanoseconds
-                favorites.set(Result {
-                    try Interruption.check()
-                    return try Self.favoriteCounts(context)
-                })
-                favoritesSeconds.withLock { $0 = Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9 }
-                _ = try favorites.value()  // its error, if any, is the stage's
-                return nil
-            }
+        let results = try Parallel.map(order.count) { j -> (DatasetWriter.Summary, Int, Double, Double) in
             try Interruption.check()
-            let k = order[j - 1]
+            let k = order[j]
             let t0 = DispatchTime.now().uptimeNanoseconds
             let built = try makers[k]()
             let t1 = DispatchTime.now().uptimeNanoseconds
@@ -106,14 +90,11 @@ package struct CatalogStage: Stage {
             } catch let e as SnapshotError {
                 throw TonightError(e)
             }
-        }.dropFirst().map { $0! }
-        outcome.details["seconds.favorites"] = String(format: "%.2f", favoritesSeconds.current)
+        }
         var summaries = [DatasetWriter.Summary?](repeating: nil, count: names.count)
         var counts = [Int](repeating: 0, count: names.count)
         for (j, k) in order.enumerated() {
             (summaries[k], counts[k]) = (results[j].0, results[j].1)
-            // (The build of artists, artist_suggest and category_artists includes waiting for
-            // the favourite counts.)
             outcome.details["seconds.dataset.\(names[k])"] = String(format: "%.2f build, %.2f write", results[j].2, results[j].3)
         }
         clock.lap("build+write")
@@ -127,44 +108,14 @@ package struct CatalogStage: Stage {
         return outcome
     }
 
-    /// How many users list each artist as a favourite: the favourites read into one flat
-    /// array, then counted: in a dense array when the ids are small non-negative numbers (the
-    /// feed's are: a few million at most), else on every core (a dictionary per worker,
-    /// merged). The dense count is one increment per favourite instead of a hash lookup.
+    /// How many users list each artist as a favourite: load-tickets' `favorites` table.
     static func favoriteCounts(_ context: StageContext) throws -> [Int64: Int] {
-        var flat: [Int64] = []
-        _ = try context.read(.ticketsUsers, owned: { r, _ -> Never? in
-            try TicketsUser.appendFavorites(&r, to: &flat)
-            return nil
-        })
-        return try count(flat)
-    }
-
-    /// Occurrences of each value of `all`.
-    static func count(_ all: [Int64]) throws -> [Int64: Int] {
-        if all.count < Int(Int32.max), let low = all.min(), let high = all.max(), low >= 0, high < Int64(denseLimit) {
-            var dense = [Int32](repeating: 0, count: Int(high) + 1)
-            dense.withUnsafeMutableBufferPointer { d in
-                for a in all { d[Int(a)] &+= 1 }
-            }
-            var counts: [Int64: Int] = [:]
-            counts.reserveCapacity(dense.lazy.filter { $0 != 0 }.count)
-            for (a, n) in dense.enumerated() where n != 0 { counts[Int64(a)] = Int(n) }
-            return counts
-        }
-        let width = Parallel.width
-        let parts = try Parallel.map(width) { w -> [Int64: Int] in
-            var counts: [Int64: Int] = [:]
-            for a in all[Parallel.range(w, of: width, in: all.count)] { counts[a, default: 0] += 1 }
-            return counts
-        }
-        guard var counts = parts.first else { return [:] }
-        for part in parts.dropFirst() { counts.merge(part, uniquingKeysWith: +) }
+        let rows = try context.read(.artistFavorites)
+        var counts: [Int64: Int] = [:]
+        counts.reserveCapacity(rows.count)
+        for r in rows { counts[r.artist] = r.users }
         return counts
     }
-
-    /// Ids below this are counted in a dense array (at most 64 MiB of counters).
-    static let denseLimit = 1 << 24
 
     package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
         guard datasets.contains(table) else { throw unknownTable(table) }

@@ -5,7 +5,8 @@ import TonightFeed
 import TonightGeo
 
 /// `load-tickets`: the Tickets Tonight CSV exports to the `users` table (one record per user
-/// with location, budget, favourites, follows, dismissals), home ZIPs geocoded.
+/// with location, budget, favourites, follows, dismissals), home ZIPs geocoded, and the
+/// `favorites` table (users per favourite artist, which the catalog publishes).
 package struct LoadTicketsStage: Stage {
     package init() {}
 
@@ -20,7 +21,7 @@ package struct LoadTicketsStage: Stage {
     static func csvLimits(_ config: TonightConfig) -> CSVLimits {
         CSVLimits(maxFieldBytes: config[ConfigKeys.Exports.maxFieldBytes], maxFieldLines: config[ConfigKeys.Exports.maxFieldLines])
     }
-    package let tables = ["users", "rejects"]
+    package let tables = ["users", "favorites", "rejects"]
     /// Home ZIPs are placed with the bundled table's ZIP points.
     package let bundledData: [BuildIdentity.Resource] = [.geotable]
 
@@ -43,6 +44,7 @@ package struct LoadTicketsStage: Stage {
         let writeStart = DispatchTime.now().uptimeNanoseconds
         let out = context.outputDirectory
         try export.users.write(to: context.url(of: .ticketsUsers))
+        try context.write(try export.users.favoriteCounts(), to: .artistFavorites)
         try writeNDJSON(export.rejects, to: out.appendingPathComponent("rejects.ndjson"))
         var outcome = StageOutcome()
         outcome.rows = ["users": export.users.count]
@@ -60,6 +62,7 @@ package struct LoadTicketsStage: Stage {
     package func dump(table: String, from dir: URL, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
         switch table {
         case "users": try dump(.ticketsUsers, from: dir, to: sink)
+        case "favorites": try dump(.artistFavorites, from: dir, to: sink)
         case "rejects": try dumpFile(dir.appendingPathComponent("rejects.ndjson"), to: sink)
         default: throw unknownTable(table)
         }

@@ -67,6 +67,10 @@ extension StageTable where Row == TicketsUser {
     package static var ticketsUsers: Self { .init(stage: "load-tickets", name: "users") }
 }
 
+extension StageTable where Row == ArtistFavorites {
+    package static var artistFavorites: Self { .init(stage: "load-tickets", name: "favorites") }
+}
+
 extension StageTable where Row == PlaymatePlayer {
     package static var players: Self { .init(stage: "load-playmate", name: "players") }
 }

@@ -88,26 +88,4 @@ import Testing
         #expect(sums.reduce(0, +) == (0..<10_001).reduce(0, +))
         #expect((0..<7).map { Parallel.range($0, of: 7, in: 10_001).count }.reduce(0, +) == 10_001)
     }
-
-    /// Tasks that wait for a value one task computes all get it (or its error), whether they
-    /// start waiting before or after it is set; with one worker the setter runs first.
-    @Test(arguments: [1, 2, 4])
-    func pendingValuesWakeEveryWaiter(_ width: Int) throws {
-        let pending = Pending<Int>()
-        let got = try Parallel.map(9, width: width) { i -> Int in
-            if i == 0 {
-                usleep(20_000)  // the others are waiting by now
-                pending.set(.success(42))
-                return 0
-            }
-            return try pending.value()
-        }
-        #expect(got == [0] + Array(repeating: 42, count: 8))
-
-        struct Failed: Error {}
-        let failing = Pending<Int>()
-        failing.set(.failure(Failed()))
-        #expect(throws: Failed.self) { try failing.value() }
-        #expect(throws: Failed.self) { try failing.value() }
-    }
 }

@@ -66,7 +66,7 @@ import TonightSnapshot
         #expect(try runTonight(["run", "--work", work.path, "--out", work.path + "/out"]).status == 0)
         let tables = [("parse-feed", ["artists", "categories", "venues", "events", "rejects"]),
                       ("parse-affinity", ["edges", "rejects"]), ("geocode", ["venues", "events"]),
-                      ("load-tickets", ["users", "rejects"]), ("load-playmate", ["players", "sessions", "rejects"]),
+                      ("load-tickets", ["users", "favorites", "rejects"]), ("load-playmate", ["players", "sessions", "rejects"]),
                       ("catalog", ["events", "venues", "artists", "categories", "artist_suggest", "category_artists", "nearby",
                                    "artist_events", "venue_events", "artist_years", "event_search"]),
                       ("planner", ["planner", "similar_dates"]),

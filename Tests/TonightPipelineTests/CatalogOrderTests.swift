@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonightExports
 import TonightFeed
 import TonightGenerator
 @testable import TonightPipeline
@@ -47,24 +48,39 @@ import TonightGenerator
     }
 }
 
-/// The catalog's favourite counts: the dense count (small non-negative ids) and the hashed
-/// one (any other ids) give the same counts.
+/// The favourite counts of load-tickets' `favorites` table: the dense count (small
+/// non-negative ids) and the hashed one (any other ids) give the same rows, by artist id.
 @Suite struct FavoriteCountTests {
-    static func reference(_ all: [Int64]) -> [Int64: Int] {
+    static func reference(_ lists: [[Int64]]) -> [ArtistFavorites] {
         var counts: [Int64: Int] = [:]
-        for a in all { counts[a, default: 0] += 1 }
-        return counts
+        for a in lists.joined() { counts[a, default: 0] += 1 }
+        return counts.keys.sorted().map { ArtistFavorites(artist: $0, users: counts[$0]!) }
     }
 
-    @Test(arguments: [
-        [Int64](),
-        [0, 0, 5, 7, 5, 5],
-        (0..<50_000).map { Int64(($0 * 7919) % 3001) },
-        [3, -1, 3],  // a negative id: hashed
-        [1, Int64(CatalogStage.denseLimit), 1],  // beyond the dense range: hashed
-        [Int64(CatalogStage.denseLimit) - 1, 0],  // the largest dense id
-    ])
-    func denseAndHashedCountsAgree(_ ids: [Int64]) throws {
-        #expect(try CatalogStage.count(ids) == Self.reference(ids))
+    static let cases: [[[Int64]]] = {
+        let dense = Int64(ArtistFavorites.denseLimit)
+        var many: [[Int64]] = []
+        for u in 0..<5_000 {
+            var list: [Int64] = []
+            for k in 0..<(u % 13) { list.append(Int64((u * 7919 + k * 104_729) % 3001)) }
+            many.append(list)
+        }
+        let cases: [[[Int64]]] = [
+            [],
+            [[], []],
+            [[0, 5], [0, 7, 5], [5]],
+            many,
+            [[3, -1], [3]],  // a negative id: hashed
+            [[1, dense], [1]],  // beyond the dense range: hashed
+            [[dense - 1], [0]],  // the largest dense id
+            [[Int64.min, Int64.max], [Int64.max]],
+        ]
+        return cases
+    }()
+
+    @Test(arguments: cases)
+    func denseAndHashedCountsAgree(_ lists: [[Int64]]) throws {
+        let counted = try ArtistFavorites.counts(lists: lists.count) { u, body in lists[u].withUnsafeBufferPointer(body) }
+        #expect(counted == Self.reference(lists))
     }
 }

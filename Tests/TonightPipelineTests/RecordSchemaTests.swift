@@ -51,7 +51,7 @@ import TonightRanking
 
     static let cases: [Case] = [
         Case(.feedArtists), Case(.feedCategories), Case(.feedVenues), Case(.feedEvents), Case(.affinityEdges),
-        Case(.placedVenues), Case(.locatedEvents), Case(.ticketsUsers), Case(.players), Case(.sessions),
+        Case(.placedVenues), Case(.locatedEvents), Case(.ticketsUsers), Case(.artistFavorites), Case(.players), Case(.sessions),
     ]
 
     static func file(of c: Case) -> (dir: URL, file: URL) {
@@ -115,16 +115,19 @@ import TonightRanking
                                            row: TicketsUser.readIDAndFollows)
         #expect(whole.map(\.id) == partial.map(\.id))
         #expect(whole.map(\.follows) == partial.map(\.follows))
-        var flat: [Int64] = []
-        let none = try BinaryTable.read(TicketsUser.self, table: "users", from: dir.appendingPathComponent("users.bin"),
-                                        some: { r -> Int? in
-                                            try TicketsUser.appendFavorites(&r, to: &flat)
-                                            return nil
-                                        })
-        #expect(none.isEmpty)
-        #expect(whole.flatMap(\.favorites) == flat)
         #expect(whole.contains { !$0.favorites.isEmpty })
         #expect(whole.contains { !$0.follows.isEmpty })
+    }
+
+    /// load-tickets' `favorites` table counts exactly the favourites of its `users` table.
+    @Test func favoriteCountsAgreeWithTheUsersTable() throws {
+        let dir = Self.stages["load-tickets"]!
+        var counts: [Int64: Int] = [:]
+        for a in try StageTable.ticketsUsers.read(in: dir).flatMap(\.favorites) { counts[a, default: 0] += 1 }
+        let rows = try StageTable.artistFavorites.read(in: dir)
+        #expect(rows.map(\.artist) == counts.keys.sorted())
+        #expect(rows.allSatisfy { counts[$0.artist] == $0.users })
+        #expect(rows.contains { $0.users > 1 })
     }
 
     /// The partial reader parse-affinity uses agrees with the whole row on every artist.
