@@ -41,9 +41,12 @@ package final class CompressionDictionary: @unchecked Sendable {
     /// Trains on `samples` (records, each ending in a newline, sizes in `sizes`): nil when
     /// there is too little to learn from or zstd's trainer declines.
     ///
-    /// fastCover with fixed parameters (d 8, k 1024, f 20, accel 1): one pass over the samples,
+    /// fastCover with fixed parameters (d 8, k 1024, f 18, accel 1): one pass over the samples,
     /// ~10× faster than zstd's default parameter search, for a dictionary within ~1 % of its ratio
-    /// on these records (`tonight-bench frames`).
+    /// on these records (`tonight-bench frames`). f 18 (a 1 MiB frequency table, which stays in
+    /// a core's L2 cache) rather than zstd's default 20 (4 MiB): on the 21 trained datasets of
+    /// realistic `full` training took 2.0 instead of 2.9 CPU-s and the files came out 0.26 %
+    /// smaller in all (each within ±0.8 %).
     package static func train(samples: [UInt8], sizes: [Int], training: Training, level: Int32) -> CompressionDictionary? {
         guard training.capacity > 0, samples.count >= Training.minimumSampleBytes, sizes.count >= 16 else { return nil }
         let capacity = min(training.capacity, samples.count / 16)
@@ -51,7 +54,7 @@ package final class CompressionDictionary: @unchecked Sendable {
         var params = ZDICT_fastCover_params_t()
         params.k = 1024
         params.d = 8
-        params.f = 20
+        params.f = 18
         params.accel = 1
         params.steps = 0
         params.nbThreads = 1

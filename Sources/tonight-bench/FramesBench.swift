@@ -129,7 +129,7 @@ struct FramesBench: ParsableCommand {
                 }
             }
         }
-        table.note(String(format: "dictionary: %d bytes trained on %d records (%.1f MiB of samples) in %.2f s (the writer's rule: first records, fastCover k 1024 d 8)", dictionary.count,
+        table.note(String(format: "dictionary: %d bytes trained on %d records (%.1f MiB of samples) in %.2f s (the writer's rule: first records, fastCover k 1024 d 8 f 18)", dictionary.count,
                           sizes.count, Double(samples.count) / 1_048_576, trainingSeconds))
         table.note("the dictionary's bytes are counted in the compressed size; `vs 64 KiB L1` is the size against today's layout")
         table.note("each frame is one line of the NDJSON key index (for stock readers); the Swift reader opens the binary key table's directory only (one entry per 64 frames)")
