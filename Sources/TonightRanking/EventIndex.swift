@@ -38,6 +38,17 @@ package struct EventIndex: Sendable {
         package var event: Int32
     }
 
+    /// An upcoming event with what makes it a candidate for a user without a place (price,
+    /// time factor, id for the dismissed and followed tests), so that the scan of every date
+    /// of a touched artist reads one sequential list instead of each event's 120-byte record.
+    package struct ListedEvent: Sendable {
+        package var id: UInt64
+        /// The event's `priceMin`; NaN when it has none (no comparison with a NaN holds).
+        package var priceMin: Double
+        package var timeFactor: Double
+        package var event: Int32
+    }
+
     /// An affinity edge from a dense source: the dense target and its weight.
     package struct Edge: Sendable {
         package var target: Int32
@@ -64,6 +75,8 @@ package struct EventIndex: Sendable {
     static let tableLimit: Int64 = 1 << 24
     /// Upcoming events per dense artist.
     package let eventsOfArtist: FlatLists<Int32>
+    /// `eventsOfArtist` as `ListedEvent`s, in the same order (users without a place).
+    package let listedEventsOfArtist: FlatLists<ListedEvent>
     /// Placed upcoming events per dense artist by latitude: a located user reads only the
     /// band of latitude in reach (a binary search) instead of every tour date.
     package let placedEventsOfArtist: FlatLists<PlacedEvent>
@@ -149,6 +162,12 @@ package struct EventIndex: Sendable {
         self.edges = FlatLists(edgeLists.map { $0.filter { !eventsOfArtist[Int($0.target)].isEmpty } })
         self.events = events
         halfAngles = events.map { e in e.lat.flatMap { la in e.lon.map { GeoDistance.halfAngles(la, $0) } } ?? .zero }
+        listedEventsOfArtist = FlatLists(eventsOfArtist.map { list in
+            list.map { i in
+                let e = events[Int(i)]
+                return ListedEvent(id: e.id, priceMin: e.priceMin ?? .nan, timeFactor: e.timeFactor, event: i)
+            }
+        })
         placedEventsOfArtist = FlatLists(eventsOfArtist.map { list in
             list.compactMap { i in
                 let e = events[Int(i)]

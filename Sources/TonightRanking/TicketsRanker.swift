@@ -344,10 +344,14 @@ package struct TicketsRanker {
         candidatesFound = 0
         tonightCandidates.removeAll(keepingCapacity: true)
         guard let o else {
+            // Every date of every touched artist, from the artists' compact lists: a user
+            // without a place reads no event record (most of this loop's time was the miss
+            // on each date's record for its price).
+            let listed = index.listedEventsOfArtist
             for t in touched.indices {
                 let a = Int(touched[t])
                 guard artists[a].score > 0 else { continue }
-                for k in index.eventsOfArtist.range(a) { consider(index.eventsOfArtist.values[k], u, nil) }
+                for k in listed.range(a) { considerUnplaced(listed.values[k], u) }
             }
             return
         }
@@ -389,38 +393,40 @@ package struct TicketsRanker {
     }
 
     /// One upcoming event of a touched artist at `distance` from a located user, within the
-    /// radius (each event once per user): `consider` after its place tests.
+    /// radius (each event once per user): its price, then `candidate`.
     @inline(__always)
     private mutating func considerInReach(_ i: Int32, _ u: TicketsUser, _ distance: Double) {
         guard seen[Int(i)] != stamp else { return }
         seen[Int(i)] = stamp
         let e = index.events[Int(i)]
         if let max = u.maxPrice, let p = e.priceMin, p > max { return }
-        candidate(i, e, u, located: true, distance)
+        candidate(i, e, u, distance)
     }
 
-    /// One upcoming event of a touched artist (each event once per user).
+    /// One upcoming event of a touched artist for a user without a place (each event once
+    /// per user): `reachable` and `candidate` without a place (everything is in reach; no
+    /// distance factor, which is 1; no tonight's picks, which need a place).
     @inline(__always)
-    private mutating func consider(_ i: Int32, _ u: TicketsUser, _ o: Origin?) {
-        guard seen[Int(i)] != stamp else { return }
-        seen[Int(i)] = stamp
-        let e = index.events[Int(i)]
-        let (ok, d) = reachable(u, o, e)
-        guard ok else { return }
-        candidate(i, e, u, located: o != nil, d)
+    private mutating func considerUnplaced(_ l: EventIndex.ListedEvent, _ u: TicketsUser) {
+        guard seen[Int(l.event)] != stamp else { return }
+        seen[Int(l.event)] = stamp
+        if let max = u.maxPrice, l.priceMin > max { return }
+        guard let (best, sv) = bestArtist(l.event) else { return }
+        guard !u.dismissed.contains(l.id) && !u.follows.contains(l.id) else { return }
+        keep(Candidate(event: l.event, score: sv * l.timeFactor, artist: best, distance: nil))
     }
 
-    /// An event in reach and affordable: its a*(e), then a card of the deck (unless dismissed
-    /// or followed) and one of tonight's picks (when it qualifies).
+    /// An event in reach of a located user and affordable: its a*(e), then a card of the deck
+    /// (unless dismissed or followed) and one of tonight's picks (when it qualifies).
     @inline(__always)
-    private mutating func candidate(_ i: Int32, _ e: EventIndex.Event, _ u: TicketsUser, located: Bool, _ d: Double?) {
+    private mutating func candidate(_ i: Int32, _ e: EventIndex.Event, _ u: TicketsUser, _ d: Double) {
         guard let (best, sv) = bestArtist(i) else { return }
         let dismissed = u.dismissed.contains(e.id)
         if !dismissed && !u.follows.contains(e.id) {
-            let factor = located ? exp(-(d ?? 0) / settings.distanceDecayKm) : 1
+            let factor = exp(-d / settings.distanceDecayKm)
             keep(Candidate(event: i, score: sv * e.timeFactor * factor, artist: best, distance: d))
         }
-        if e.tonight, located, let d, !dismissed {
+        if e.tonight, !dismissed {
             tonightCandidates.append(Candidate(event: i, score: sv * exp(-d / settings.distanceDecayKm), artist: best, distance: d))
         }
     }
