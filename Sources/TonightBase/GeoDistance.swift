@@ -47,6 +47,14 @@ package enum GeoDistance {
     @inline(__always)
     package static func publishedKm(_ lat1: Double, _ lon1: Double, cosLat1: Double, half1: SIMD4<Double>,
                                     _ lat2: Double, _ lon2: Double, cosLat2: Double, half2: SIMD4<Double>) -> Double {
+        publishedKmWhenClear(cosLat1: cosLat1, half1: half1, cosLat2: cosLat2, half2: half2)
+            ?? km(lat1, lon1, cosLat1: cosLat1, lat2, lon2, cosLat2: cosLat2)
+    }
+
+    /// `publishedKm` from the points' cosines and half angles alone; nil where it would
+    /// return `km` (the hundredth in doubt, or near the antipode), which needs the degrees.
+    @inline(__always)
+    package static func publishedKmWhenClear(cosLat1: Double, half1: SIMD4<Double>, cosLat2: Double, half2: SIMD4<Double>) -> Double? {
         let sLat = half2[0] * half1[1] - half2[1] * half1[0]
         let sLon = half2[2] * half1[3] - half2[3] * half1[2]
         let a = sLat * sLat + cosLat1 * cosLat2 * sLon * sLon
@@ -55,7 +63,7 @@ package enum GeoDistance {
             let scaled = d * 100
             if abs(scaled - scaled.rounded(.down) - 0.5) > 1e-6 { return d }
         }
-        return km(lat1, lon1, cosLat1: cosLat1, lat2, lon2, cosLat2: cosLat2)
+        return nil
     }
 
     /// A lower bound of haversine's term `a` (`km` returns 2R·asin(√a)), without libm:

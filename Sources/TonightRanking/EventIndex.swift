@@ -49,6 +49,26 @@ package struct EventIndex: Sendable {
         package var event: Int32
     }
 
+    /// What the favourites feed reads of an event, side by side: the feed lists up to 100
+    /// dates per user, and reading each one's record, half angles and performer range took
+    /// four cache misses a date (perf: most of the feed function's samples).
+    package struct FeedEvent: Sendable {
+        /// `GeoDistance.halfAngles` of the place (zero without one).
+        package var half: SIMD4<Double>
+        package var id: UInt64
+        /// `cosLat` of the event's record; NaN without a place.
+        package var cosLat: Double
+        /// The performer's id when the event has exactly one (reached through a favourite,
+        /// that one is the favourite).
+        package var onlyPerformer: Int64
+        /// The event's range in `performers` and `dense`.
+        package var performersStart: Int32
+        package var performersCount: Int32
+
+        package var isPlaced: Bool { !cosLat.isNaN }
+        package var performers: Range<Int> { Int(performersStart)..<Int(performersStart + performersCount) }
+    }
+
     /// An affinity edge from a dense source: the dense target and its weight.
     package struct Edge: Sendable {
         package var target: Int32
@@ -57,9 +77,8 @@ package struct EventIndex: Sendable {
 
     /// Upcoming events in `before` order (startsAt, then id): `i < j` iff event i is before j.
     package let events: [Event]
-    /// Per event: `GeoDistance.halfAngles` of its place (zero without one), for the
-    /// published distances of the feed.
-    package let halfAngles: [SIMD4<Double>]
+    /// Per event: what the feed reads of it (`FeedEvent`, one 64-byte value).
+    package let feedEvents: [FeedEvent]
     /// Per event: its id as a JSON string (quotes included), ready to copy into records.
     package let idJSON: FlatLists<UInt8>
     /// Per event: its performers (artist ids, feed order) and the same as dense indexes.
@@ -161,7 +180,15 @@ package struct EventIndex: Sendable {
         // score is summed in the same order, to the same bits.
         self.edges = FlatLists(edgeLists.map { $0.filter { !eventsOfArtist[Int($0.target)].isEmpty } })
         self.events = events
-        halfAngles = events.map { e in e.lat.flatMap { la in e.lon.map { GeoDistance.halfAngles(la, $0) } } ?? .zero }
+        let performerLists = self.performers
+        feedEvents = events.indices.map { i in
+            let e = events[i], r = performerLists.range(i)
+            let placed = e.lat != nil && e.lon != nil
+            return FeedEvent(
+                half: placed ? GeoDistance.halfAngles(e.lat!, e.lon!) : .zero, id: e.id, cosLat: placed ? e.cosLat : .nan,
+                onlyPerformer: r.count == 1 ? performerLists.values[r.lowerBound] : 0,
+                performersStart: Int32(r.lowerBound), performersCount: Int32(r.count))
+        }
         listedEventsOfArtist = FlatLists(eventsOfArtist.map { list in
             list.map { i in
                 let e = events[Int(i)]

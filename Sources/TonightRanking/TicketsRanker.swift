@@ -261,12 +261,13 @@ package struct TicketsRanker {
     }
 
     /// The distance to event `i` as published (the same hundredths as `distance`, which
-    /// ranking uses: `GeoDistance.publishedKm`), for lists that only print it.
+    /// ranking uses: `GeoDistance.publishedKm`), for lists that only print it: from the
+    /// feed's compact value, the event's record read only where the hundredth is in doubt.
     @inline(__always)
-    func publishedDistance(_ o: Origin?, _ i: Int32, _ e: EventIndex.Event) -> Double? {
-        guard let o, let el = e.lat, let eo = e.lon else { return nil }
-        return GeoDistance.publishedKm(o.lat, o.lon, cosLat1: o.cosLat, half1: o.half,
-                                       el, eo, cosLat2: e.cosLat, half2: index.halfAngles[Int(i)])
+    func publishedDistance(_ o: Origin?, _ i: Int32, _ f: EventIndex.FeedEvent) -> Double? {
+        guard let o, f.isPlaced else { return nil }
+        if let d = GeoDistance.publishedKmWhenClear(cosLat1: o.cosLat, half1: o.half, cosLat2: f.cosLat, half2: f.half) { return d }
+        return distance(o, index.events[Int(i)])
     }
 
     /// In reach and affordable, with the distance when in reach. A point outside the band of
@@ -446,14 +447,19 @@ package struct TicketsRanker {
         for f in favorites { artists[Int(f)].favorite = stamp }
         feedEvents.sort()  // index order is startsAt-then-id order
         for i in feedEvents.prefix(settings.feedSize) {
-            let e = index.events[Int(i)]
+            let f = index.feedEvents[Int(i)]
             let start = lists.feedArtists.count
-            for k in index.dense.range(Int(i)) where artists[Int(index.dense.values[k])].favorite == stamp {
-                let id = index.performers.values[k]
-                if !lists.feedArtists[start...].contains(id) { lists.feedArtists.append(id) }
+            if f.performersCount == 1 {
+                // The event was reached through a favourite: its only performer.
+                lists.feedArtists.append(f.onlyPerformer)
+            } else {
+                for k in f.performers where artists[Int(index.dense.values[k])].favorite == stamp {
+                    let id = index.performers.values[k]
+                    if !lists.feedArtists[start...].contains(id) { lists.feedArtists.append(id) }
+                }
             }
             lists.feed.append(FeedEntry(
-                event: i, artists: start..<lists.feedArtists.count, distanceKm: publishedDistance(o, i, e), following: u.follows.contains(e.id)))
+                event: i, artists: start..<lists.feedArtists.count, distanceKm: publishedDistance(o, i, f), following: u.follows.contains(f.id)))
         }
     }
 }
