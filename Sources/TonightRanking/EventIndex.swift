@@ -69,6 +69,23 @@ package struct EventIndex: Sendable {
         package var performers: Range<Int> { Int(performersStart)..<Int(performersStart + performersCount) }
     }
 
+    /// An event of a cell's popularity list with its place, pop·timeFactor (which bounds its
+    /// popular score: no distance factor exceeds 1), id and price, so that the backfill's
+    /// merge and its tests read the cell's list in order and no event record (a 1° cell is
+    /// much larger than most users' circles; 64 bytes a value).
+    package struct PopularEvent: Sendable {
+        package var lat: Double
+        package var lon: Double
+        /// `GeoDistance.cosLatitude(lat)`, as in the event's record.
+        package var cosLat: Double
+        /// pop·timeFactor.
+        package var bound: Double
+        package var id: UInt64
+        /// The event's `priceMin`; NaN when it has none (no comparison with a NaN holds).
+        package var priceMin: Double
+        package var event: Int32
+    }
+
     /// An affinity edge from a dense source: the dense target and its weight.
     package struct Edge: Sendable {
         package var target: Int32
@@ -102,8 +119,9 @@ package struct EventIndex: Sendable {
     /// Affinity edges per dense source, in file order, to artists with upcoming events.
     package let edges: FlatLists<Edge>
     /// Per 1°×1° cell with venues (`GeoGrid`), in key order: its upcoming events by
-    /// pop·timeFactor desc (then startsAt, id); `cellKeys[i]` is the key of list i.
-    let cellsByPopularity: FlatLists<Int32>
+    /// pop·timeFactor desc (then startsAt, id), with their places and that bound;
+    /// `cellKeys[i]` is the key of list i.
+    let cellsByPopularity: FlatLists<PopularEvent>
     let cellKeys: [Int64]
     /// Upcoming events by pop·timeFactor desc, startsAt, id (users without location).
     package let popularOrder: [Int32]
@@ -224,9 +242,15 @@ package struct EventIndex: Sendable {
             }
         }
         popularOrder = (0..<events.count).map(Int32.init).sorted(by: popular)
-        var cells = FlatLists<Int32>()
+        var cells = FlatLists<PopularEvent>()
         let keys = grid.keys.sorted()
-        for key in keys { cells.append(grid[key]!.sorted(by: popular)) }
+        for key in keys {
+            cells.append(grid[key]!.sorted(by: popular).map { i in
+                let e = events[Int(i)]
+                return PopularEvent(lat: e.lat!, lon: e.lon!, cosLat: e.cosLat, bound: e.pop * e.timeFactor, id: e.id,
+                                    priceMin: e.priceMin ?? .nan, event: i)
+            })
+        }
         cellsByPopularity = cells
         cellKeys = keys
     }

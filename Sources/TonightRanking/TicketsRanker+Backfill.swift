@@ -97,12 +97,9 @@ extension TicketsRanker {
         pool.removeAll(keepingCapacity: true)
         for c in cells {
             for k in index.cellsByPopularity.range(Int(c)) {
-                let i = index.cellsByPopularity.values[k]
-                let e = index.events[Int(i)]
-                guard let el = e.lat, let eo = e.lon,
-                      GeoDistance.haversineLowerBound(o.lat, o.lon, cosLat1: o.cosLat, el, eo, cosLat2: e.cosLat) <= o.reachLimit,
-                      let d = distance(o, e), d <= o.radius else { continue }
-                pool.append(Popular(event: i, score: e.pop * e.timeFactor * exp(-d / settings.distanceDecayKm), distance: d))
+                let p = index.cellsByPopularity.values[k]
+                guard let d = inReach(o, p) else { continue }
+                pool.append(Popular(event: p.event, score: p.bound * exp(-d / settings.distanceDecayKm), distance: d))
             }
         }
         sortPool()
@@ -119,7 +116,7 @@ extension TicketsRanker {
         for (k, c) in cells.enumerated() {
             let range = index.cellsByPopularity.range(Int(c))
             heads.append(range.lowerBound)
-            if !range.isEmpty { heap.push(bound: bound(index.cellsByPopularity.values[range.lowerBound]), cell: k) }
+            if !range.isEmpty { heap.push(bound: index.cellsByPopularity.values[range.lowerBound].bound, cell: k) }
         }
         pool.removeAll(keepingCapacity: true)
         var nextCheck = need
@@ -131,23 +128,29 @@ extension TicketsRanker {
                 if chosen.count == need, let last = chosen.last, bound < last.score * (1 - 1e-8) { break }
                 nextCheck = pool.count + max(2, pool.count / 2)
             }
-            let i = index.cellsByPopularity.values[heads[k]]
+            let p = index.cellsByPopularity.values[heads[k]]
             heads[k] += 1
             let end = index.cellsByPopularity.range(Int(cells[k])).upperBound
-            heap.replaceTop(heads[k] < end ? (self.bound(index.cellsByPopularity.values[heads[k]]), k) : nil)
-            let (ok, d) = eligible(u, o, i)
-            guard ok, let d else { continue }
-            let e = index.events[Int(i)]
-            pool.append(Popular(event: i, score: e.pop * e.timeFactor * exp(-d / settings.distanceDecayKm), distance: d))
+            heap.replaceTop(heads[k] < end ? (index.cellsByPopularity.values[heads[k]].bound, k) : nil)
+            // `eligible`'s tests, the place first, all from the cell's list.
+            guard let d = inReach(o, p) else { continue }
+            guard !isListed(p.event), !u.follows.contains(p.id), !u.dismissed.contains(p.id) else { continue }
+            if let max = u.maxPrice, p.priceMin > max { continue }
+            pool.append(Popular(event: p.event, score: p.bound * exp(-d / settings.distanceDecayKm), distance: d))
         }
         sortPool()
         selectFromPool(need: need)
     }
 
-    /// pop·timeFactor of event `i`: no distance factor is larger than 1, so it bounds the score.
+    /// The distance to a cell's event when within the user's radius (`reachable`'s place
+    /// tests: band of latitude, haversine lower bound, then the exact distance).
     @inline(__always)
-    func bound(_ i: Int32) -> Double {
-        let e = index.events[Int(i)]
-        return e.pop * e.timeFactor
+    func inReach(_ o: Origin, _ p: EventIndex.PopularEvent) -> Double? {
+        if abs(p.lat - o.lat) * GeoDistance.kmPerDegree > o.bandKm { return nil }
+        if GeoDistance.haversineLowerBound(o.lat, o.lon, cosLat1: o.cosLat, p.lat, p.lon, cosLat2: p.cosLat) > o.reachLimit {
+            return nil
+        }
+        let d = GeoDistance.km(o.lat, o.lon, cosLat1: o.cosLat, p.lat, p.lon, cosLat2: p.cosLat)
+        return d <= o.radius ? d : nil
     }
 }

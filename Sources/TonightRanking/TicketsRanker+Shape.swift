@@ -17,7 +17,7 @@ extension TicketsRanker {
         var n = 0
         for c in cells {
             for k in index.cellsByPopularity.range(Int(c)) {
-                let e = index.events[Int(index.cellsByPopularity.values[k])]
+                let e = index.events[Int(index.cellsByPopularity.values[k].event)]
                 if let d = distance(o, e), d <= o.radius { n += 1 }
             }
         }
