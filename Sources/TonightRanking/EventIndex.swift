@@ -36,6 +36,8 @@ package struct EventIndex: Sendable {
         /// `GeoDistance.cosLatitude(lat)`, as in the event's record.
         package var cosLat: Double
         package var event: Int32
+        /// How many artists perform (1: the artist whose list this is, which is then a*(e)).
+        package var performers: Int32
     }
 
     /// An upcoming event with what makes it a candidate for a user without a place (price,
@@ -47,6 +49,8 @@ package struct EventIndex: Sendable {
         package var priceMin: Double
         package var timeFactor: Double
         package var event: Int32
+        /// How many artists perform (1: the artist whose list this is, which is then a*(e)).
+        package var performers: Int32
     }
 
     /// What the favourites feed reads of an event, side by side: the feed lists up to 100
@@ -210,14 +214,15 @@ package struct EventIndex: Sendable {
         listedEventsOfArtist = FlatLists(eventsOfArtist.map { list in
             list.map { i in
                 let e = events[Int(i)]
-                return ListedEvent(id: e.id, priceMin: e.priceMin ?? .nan, timeFactor: e.timeFactor, event: i)
+                return ListedEvent(id: e.id, priceMin: e.priceMin ?? .nan, timeFactor: e.timeFactor, event: i,
+                                   performers: Int32(denseLists[Int(i)].count))
             }
         })
         placedEventsOfArtist = FlatLists(eventsOfArtist.map { list in
             list.compactMap { i in
                 let e = events[Int(i)]
                 guard let lat = e.lat, let lon = e.lon else { return nil }
-                return PlacedEvent(lat: lat, lon: lon, cosLat: e.cosLat, event: i)
+                return PlacedEvent(lat: lat, lon: lon, cosLat: e.cosLat, event: i, performers: Int32(denseLists[Int(i)].count))
             }
                 .sorted { ($0.lat, $0.event) < ($1.lat, $1.event) }
         })

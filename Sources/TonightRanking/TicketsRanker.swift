@@ -352,7 +352,7 @@ package struct TicketsRanker {
             for t in touched.indices {
                 let a = Int(touched[t])
                 guard artists[a].score > 0 else { continue }
-                for k in listed.range(a) { considerUnplaced(listed.values[k], u) }
+                for k in listed.range(a) { considerUnplaced(listed.values[k], Int32(a), u) }
             }
             return
         }
@@ -388,7 +388,7 @@ package struct TicketsRanker {
                 }
                 let d = GeoDistance.km(o.lat, o.lon, cosLat1: o.cosLat, p.lat, p.lon, cosLat2: p.cosLat)
                 guard d <= o.radius else { continue }
-                considerInReach(p.event, u, d)
+                considerInReach(p.event, p.performers == 1 ? Int32(a) : nil, u, d)
             }
         }
     }
@@ -396,23 +396,31 @@ package struct TicketsRanker {
     /// One upcoming event of a touched artist at `distance` from a located user, within the
     /// radius (each event once per user): its price, then `candidate`.
     @inline(__always)
-    private mutating func considerInReach(_ i: Int32, _ u: TicketsUser, _ distance: Double) {
+    private mutating func considerInReach(_ i: Int32, _ only: Int32?, _ u: TicketsUser, _ distance: Double) {
         guard seen[Int(i)] != stamp else { return }
         seen[Int(i)] = stamp
         let e = index.events[Int(i)]
         if let max = u.maxPrice, let p = e.priceMin, p > max { return }
-        candidate(i, e, u, distance)
+        candidate(i, e, only, u, distance)
+    }
+
+    /// a*(e) and its s: the touched artist `only` when it is the event's one performer (the
+    /// scans run only over artists with s > 0), else `bestArtist` over the performers.
+    @inline(__always)
+    func bestArtist(_ i: Int32, only: Int32?) -> (Int32, Double)? {
+        if let only { return (only, artists[Int(only)].score) }
+        return bestArtist(i)
     }
 
     /// One upcoming event of a touched artist for a user without a place (each event once
     /// per user): `reachable` and `candidate` without a place (everything is in reach; no
     /// distance factor, which is 1; no tonight's picks, which need a place).
     @inline(__always)
-    private mutating func considerUnplaced(_ l: EventIndex.ListedEvent, _ u: TicketsUser) {
+    private mutating func considerUnplaced(_ l: EventIndex.ListedEvent, _ a: Int32, _ u: TicketsUser) {
         guard seen[Int(l.event)] != stamp else { return }
         seen[Int(l.event)] = stamp
         if let max = u.maxPrice, l.priceMin > max { return }
-        guard let (best, sv) = bestArtist(l.event) else { return }
+        guard let (best, sv) = bestArtist(l.event, only: l.performers == 1 ? a : nil) else { return }
         guard !u.dismissed.contains(l.id) && !u.follows.contains(l.id) else { return }
         keep(Candidate(event: l.event, score: sv * l.timeFactor, artist: best, distance: nil))
     }
@@ -420,8 +428,8 @@ package struct TicketsRanker {
     /// An event in reach of a located user and affordable: its a*(e), then a card of the deck
     /// (unless dismissed or followed) and one of tonight's picks (when it qualifies).
     @inline(__always)
-    private mutating func candidate(_ i: Int32, _ e: EventIndex.Event, _ u: TicketsUser, _ d: Double) {
-        guard let (best, sv) = bestArtist(i) else { return }
+    private mutating func candidate(_ i: Int32, _ e: EventIndex.Event, _ only: Int32?, _ u: TicketsUser, _ d: Double) {
+        guard let (best, sv) = bestArtist(i, only: only) else { return }
         let dismissed = u.dismissed.contains(e.id)
         if !dismissed && !u.follows.contains(e.id) {
             let factor = exp(-d / settings.distanceDecayKm)
