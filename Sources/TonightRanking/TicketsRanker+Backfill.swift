@@ -98,7 +98,7 @@ extension TicketsRanker {
         for c in cells {
             for k in index.cellsByPopularity.range(Int(c)) {
                 let p = index.cellsByPopularity.values[k]
-                guard let d = inReach(o, p) else { continue }
+                guard let d = distanceInReach(o, p.lat, p.lon, cosLat: p.cosLat) else { continue }
                 pool.append(Popular(event: p.event, score: p.bound * exp(-d / settings.distanceDecayKm), distance: d))
             }
         }
@@ -133,24 +133,12 @@ extension TicketsRanker {
             let end = index.cellsByPopularity.range(Int(cells[k])).upperBound
             heap.replaceTop(heads[k] < end ? (index.cellsByPopularity.values[heads[k]].bound, k) : nil)
             // `eligible`'s tests, the place first, all from the cell's list.
-            guard let d = inReach(o, p) else { continue }
+            guard let d = distanceInReach(o, p.lat, p.lon, cosLat: p.cosLat) else { continue }
             guard !isListed(p.event), !u.follows.contains(p.id), !u.dismissed.contains(p.id) else { continue }
             if let max = u.maxPrice, p.priceMin > max { continue }
             pool.append(Popular(event: p.event, score: p.bound * exp(-d / settings.distanceDecayKm), distance: d))
         }
         sortPool()
         selectFromPool(need: need)
-    }
-
-    /// The distance to a cell's event when within the user's radius (`reachable`'s place
-    /// tests: band of latitude, haversine lower bound, then the exact distance).
-    @inline(__always)
-    func inReach(_ o: Origin, _ p: EventIndex.PopularEvent) -> Double? {
-        if abs(p.lat - o.lat) * GeoDistance.kmPerDegree > o.bandKm { return nil }
-        if GeoDistance.haversineLowerBound(o.lat, o.lon, cosLat1: o.cosLat, p.lat, p.lon, cosLat2: p.cosLat) > o.reachLimit {
-            return nil
-        }
-        let d = GeoDistance.km(o.lat, o.lon, cosLat1: o.cosLat, p.lat, p.lon, cosLat2: p.cosLat)
-        return d <= o.radius ? d : nil
     }
 }

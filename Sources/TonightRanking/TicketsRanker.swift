@@ -282,13 +282,25 @@ package struct TicketsRanker {
     func reachable(_ u: TicketsUser, _ o: Origin?, _ e: EventIndex.Event) -> (ok: Bool, distance: Double?) {
         if let max = u.maxPrice, let p = e.priceMin, p > max { return (false, nil) }
         guard let o else { return (true, nil) }
-        guard let el = e.lat, let eo = e.lon else { return (false, nil) }
-        if abs(el - o.lat) * GeoDistance.kmPerDegree > o.bandKm { return (false, nil) }
-        if GeoDistance.haversineLowerBound(o.lat, o.lon, cosLat1: o.cosLat, el, eo, cosLat2: e.cosLat) > o.reachLimit {
-            return (false, nil)
-        }
-        let d = GeoDistance.km(o.lat, o.lon, cosLat1: o.cosLat, el, eo, cosLat2: e.cosLat)
-        return (d <= o.radius, d)
+        guard let el = e.lat, let eo = e.lon, let d = distanceInReach(o, el, eo, cosLat: e.cosLat) else { return (false, nil) }
+        return (true, d)
+    }
+
+    /// The distance from a located user to a point when it is within their radius: the band
+    /// of latitude, then `distanceInBand` (`reachable`'s place tests, on a place alone).
+    @inline(__always)
+    func distanceInReach(_ o: Origin, _ lat: Double, _ lon: Double, cosLat: Double) -> Double? {
+        if abs(lat - o.lat) * GeoDistance.kmPerDegree > o.bandKm { return nil }
+        return distanceInBand(o, lat, lon, cosLat: cosLat)
+    }
+
+    /// The distance to a point inside the user's band of latitude when it is within their
+    /// radius: the haversine lower bound first (no libm), then the exact distance.
+    @inline(__always)
+    func distanceInBand(_ o: Origin, _ lat: Double, _ lon: Double, cosLat: Double) -> Double? {
+        if GeoDistance.haversineLowerBound(o.lat, o.lon, cosLat1: o.cosLat, lat, lon, cosLat2: cosLat) > o.reachLimit { return nil }
+        let d = GeoDistance.km(o.lat, o.lon, cosLat1: o.cosLat, lat, lon, cosLat2: cosLat)
+        return d <= o.radius ? d : nil
     }
 
     /// a*(e): the performer with the highest s (ties: lower artist id), with s > 0.
@@ -383,11 +395,7 @@ package struct TicketsRanker {
                 k += 1
                 // `reachable`'s place tests, on the place beside the latitude: most dates in
                 // the band are far in longitude, and their event records are never read.
-                if GeoDistance.haversineLowerBound(o.lat, o.lon, cosLat1: o.cosLat, p.lat, p.lon, cosLat2: p.cosLat) > o.reachLimit {
-                    continue
-                }
-                let d = GeoDistance.km(o.lat, o.lon, cosLat1: o.cosLat, p.lat, p.lon, cosLat2: p.cosLat)
-                guard d <= o.radius else { continue }
+                guard let d = distanceInBand(o, p.lat, p.lon, cosLat: p.cosLat) else { continue }
                 considerInReach(p.event, p.performers == 1 ? Int32(a) : nil, u, d)
             }
         }
