@@ -20,6 +20,11 @@ package struct PlaymateScratch {
 
     var marks: [Marks]
     var stamp: UInt32 = 0
+    /// A filter of the sessions marked for the player being ranked (bit `s % 1024`): a scan
+    /// reads a session's marks only where its bit is set. Most sessions a scan passes are not
+    /// the player's, their friends' or declined ones, and their marks were a cache miss each.
+    var marked = [UInt64](repeating: 0, count: PlaymateScratch.filterWords)
+    static let filterWords = 16
 
     package init(sessions: Int) {
         marks = [Marks](repeating: Marks(), count: sessions)
@@ -31,6 +36,19 @@ package struct PlaymateScratch {
             for i in marks.indices { marks[i] = Marks() }
             stamp = 1
         }
+        for w in marked.indices { marked[w] = 0 }
+    }
+
+    /// Records that session `s` has marks for this player.
+    @inline(__always)
+    mutating func mark(_ s: Int32) {
+        marked[Int(s >> 6) & (Self.filterWords - 1)] |= 1 << UInt64(s & 63)
+    }
+
+    /// The marks of session `s` for this player (blank when its filter bit is clear).
+    @inline(__always)
+    func marks(_ s: Int32) -> Marks {
+        marked[Int(s >> 6) & (Self.filterWords - 1)] & (1 << UInt64(s & 63)) == 0 ? Marks() : marks[Int(s)]
     }
 }
 
@@ -45,9 +63,9 @@ extension PlaymateRanker {
         default:
             let px = skillBit[Int(x.session)] & played != 0, py = skillBit[Int(y.session)] & played != 0
             if px != py { return px }
-            let a = sessions[Int(x.session)], b = sessions[Int(y.session)]
-            if a.occursAt != b.occursAt { return a.occursAt < b.occursAt }
-            return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+            let ta = occursAt[Int(x.session)], tb = occursAt[Int(y.session)]
+            if ta != tb { return ta < tb }
+            return sessions[Int(x.session)].id.utf8.lexicographicallyPrecedes(sessions[Int(y.session)].id.utf8)
         }
     }
 
@@ -81,6 +99,7 @@ extension PlaymateRanker {
         for s in memberOf[u] {
             weight[Int(sportOf[Int(s)])] += 1
             scratch.marks[Int(s)].member = stamp
+            scratch.mark(s)
             if sessions[Int(s)].occursAt <= settings.asOf { played |= skillBit[Int(s)] }
         }
         for name in Set(p.quiz?.playSports ?? []) { if let id = sportIDs[name] { weight[Int(id)] += 10 } }  // once per sport
@@ -89,7 +108,10 @@ extension PlaymateRanker {
             if let id = sportIDs[name] { avoided[Int(id)] = true }
         }
         // Declined sessions (feedback.csv) are excluded the way joined ones are; they add no weight.
-        for s in declinedOf[Int32(u)] ?? [] { scratch.marks[Int(s)].member = stamp }
+        for s in declinedOf[Int32(u)] ?? [] {
+            scratch.marks[Int(s)].member = stamp
+            scratch.mark(s)
+        }
         var genderMask: UInt16 = 0, ageMask: UInt16 = 0
         for g in p.quiz?.genders ?? [] { if let i = Self.genders.firstIndex(of: g) { genderMask |= 1 << i } }
         for a in p.quiz?.ageGroups ?? [] { if let i = Self.ageGroups.firstIndex(of: a) { ageMask |= 1 << i } }
@@ -98,6 +120,7 @@ extension PlaymateRanker {
                 if scratch.marks[Int(s)].friend != stamp {
                     scratch.marks[Int(s)].friend = stamp
                     scratch.marks[Int(s)].friends = 0
+                    scratch.mark(s)
                 }
                 scratch.marks[Int(s)].friends += 1
             }
@@ -126,11 +149,13 @@ extension PlaymateRanker {
             return !inBox(e.lat, e.lon, la, lo)
         }
 
-        /// Scores open session `s` for u, or nil if a filter excludes it.
-        func evaluate(_ s: Int32) -> Suggestion? {
-            let i = Int(s)
-            let h = hot[i], marks = scratch.marks[i]
-            guard !avoided[Int(h.sport)], marks.member != stamp, h.creator != Int32(u) else { return nil }
+        /// Scores open session `h.session` for u, or nil if a filter excludes it. Reads the
+        /// session's marks only when the filter says it may have some.
+        func evaluate(_ h: ListedSession) -> Suggestion? {
+            let s = h.session, i = Int(s)
+            guard !avoided[Int(h.sport)], h.creator != Int32(u) else { return nil }
+            let marks = scratch.marks(s)
+            guard marks.member != stamp else { return nil }
             var distance: Double?
             if let (la, lo) = origin {
                 guard inBox(h.lat, h.lon, la, lo) else { return nil }
@@ -141,8 +166,20 @@ extension PlaymateRanker {
             let w = weight[Int(h.sport)]
             let f = marks.friend == stamp ? Int(marks.friends) : 0
             var g = 0, a = 0
-            if genderMask != 0 || ageMask != 0 {
-                // The members' counts of the groups the player asked for.
+            if (genderMask != 0 || ageMask != 0) && h.groupCountsPacked {
+                // The members' counts of the groups the player asked for, from the list.
+                var m = genderMask
+                while m != 0 {
+                    g += h.groupCount(m.trailingZeroBitCount)
+                    m &= m - 1
+                }
+                m = ageMask
+                while m != 0 {
+                    a += h.groupCount(Self.genders.count + m.trailingZeroBitCount)
+                    m &= m - 1
+                }
+            } else if genderMask != 0 || ageMask != 0 {
+                // A session of 255 known players or more: its counts may not fit a byte.
                 let counts = i * Self.groupsPerSession
                 var m = genderMask
                 while m != 0 {
@@ -165,17 +202,19 @@ extension PlaymateRanker {
         top.reserveCapacity(settings.sessionsSize + 1)
         let coefficient = (genderMask != 0 ? settings.weightGender : 0) + (ageMask != 0 ? settings.weightAge : 0)
         // The candidate lists: the grid cells around the origin, or everything without one.
-        var cells: [SessionLists] = []
+        // Indexes into `grid` (-1: `everywhere`); the lists are read in place, where a copy
+        // of each cell's `SessionLists` retained and released its four arrays.
+        var cells: [Int] = []
         if let (la, lo) = origin {
-            GeoGrid.span(lat: la, lon: lo, radiusKm: radius)?.forEachIndex(in: gridKeys) { cells.append(grid[$0]) }
+            GeoGrid.span(lat: la, lon: lo, radiusKm: radius)?.forEachIndex(in: gridKeys) { cells.append($0) }
         } else {
-            cells = [everywhere]
+            cells = [-1]
         }
         // 1. Sessions with a friend in them: scored exactly.
         for f in p.friends {
             for s in memberOf[Int(f)] where isOpen[Int(s)] && scratch.marks[Int(s)].done != stamp {
                 scratch.marks[Int(s)].done = stamp
-                if let x = evaluate(s) { insert(x, into: &top, played: played) }
+                if let x = evaluate(listedOf[Int(s)]) { insert(x, into: &top, played: played) }
             }
         }
         // 2. Sessions of a weighted sport (no friends): 5.2·w + at most coefficient × players.
@@ -186,17 +225,17 @@ extension PlaymateRanker {
             let base = settings.weightSport * Double(w)
             for c in cells {
                 if coefficient == 0 {
-                    for e in c.bySportTime[sport] ?? [] where !outside(e) && scratch.marks[Int(e.session)].done != stamp {
-                        if let x = evaluate(e.session), !insert(x, into: &top, played: played), lastOfItsKind(e.session, played) { break }
+                    for e in (c < 0 ? everywhere.bySportTime[sport] : grid[c].bySportTime[sport]) where !outside(e) && scratch.marks(e.session).done != stamp {
+                        if let x = evaluate(e), !insert(x, into: &top, played: played), lastOfItsKind(e.session, played) { break }
                     }
                 } else {
                     // The bound first: it falls along the list (players desc), so a session
                     // skipped before it would have stopped the scan no sooner.
-                    for e in c.bySportPlayers[sport] ?? [] {
+                    for e in (c < 0 ? everywhere.bySportPlayers[sport] : grid[c].bySportPlayers[sport]) {
                         let bound = base + coefficient * Double(e.memberCount)
                         if top.count == settings.sessionsSize, let last = top.last, bound < last.score * (1 - 1e-8) { break }
-                        guard !outside(e), scratch.marks[Int(e.session)].done != stamp else { continue }
-                        if let x = evaluate(e.session) { insert(x, into: &top, played: played) }
+                        guard !outside(e), scratch.marks(e.session).done != stamp else { continue }
+                        if let x = evaluate(e) { insert(x, into: &top, played: played) }
                     }
                 }
             }
@@ -205,15 +244,15 @@ extension PlaymateRanker {
         for c in cells {
             if coefficient == 0 {
                 if top.count == settings.sessionsSize, let last = top.last, last.score > 0 { break }
-                for e in c.byTime where weight[Int(e.sport)] == 0 && !outside(e) && scratch.marks[Int(e.session)].done != stamp {
-                    if let x = evaluate(e.session), !insert(x, into: &top, played: played), lastOfItsKind(e.session, played) { break }
+                for e in (c < 0 ? everywhere.byTime : grid[c].byTime) where weight[Int(e.sport)] == 0 && !outside(e) && scratch.marks(e.session).done != stamp {
+                    if let x = evaluate(e), !insert(x, into: &top, played: played), lastOfItsKind(e.session, played) { break }
                 }
             } else {
-                for e in c.byPlayers where weight[Int(e.sport)] == 0 {
+                for e in (c < 0 ? everywhere.byPlayers : grid[c].byPlayers) where weight[Int(e.sport)] == 0 {
                     let bound = coefficient * Double(e.memberCount)
                     if top.count == settings.sessionsSize, let last = top.last, bound < last.score * (1 - 1e-8) { break }
-                    guard !outside(e), scratch.marks[Int(e.session)].done != stamp else { continue }
-                    if let x = evaluate(e.session) { insert(x, into: &top, played: played) }
+                    guard !outside(e), scratch.marks(e.session).done != stamp else { continue }
+                    if let x = evaluate(e) { insert(x, into: &top, played: played) }
                 }
             }
         }

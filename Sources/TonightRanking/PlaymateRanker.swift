@@ -54,6 +54,12 @@ package final class PlaymateRanker: Sendable {
     let skillBit: [UInt64]
     /// What the suggestion scans read of every session they pass, side by side (`HotSession`).
     let hot: [HotSession]
+    /// Each session as the scan lists hold it (`ListedSession`), for the sessions scored by
+    /// id (those with a friend in them).
+    let listedOf: [ListedSession]
+    /// Each session's `occursAt`, dense: the rank order's tie-break reads it for every pair of
+    /// equal scores (a copy of the session read it with a dozen reference counts).
+    let occursAt: [Int64]
     /// Known players of each session (joined and creator).
     let membersOf: [[Int32]]
     /// Per session, its known players per gender (3) then per age group (9): what the gender
@@ -126,11 +132,13 @@ package final class PlaymateRanker: Sendable {
         let genderOf = players.map { p in p.gender.flatMap { Self.genders.firstIndex(of: $0) } ?? -1 }
         let ageOf = ageGroup.map { g in g.flatMap { Self.ageGroups.firstIndex(of: $0) } ?? -1 }
         let membersOf = self.membersOf
-        hot = sessions.indices.map { i in
+        let hot = sessions.indices.map { i in
             let s = sessions[i]
             return HotSession(lat: s.lat, lon: s.lon, cosLat: GeoDistance.cosLatitude(s.lat), sport: sportOf[i],
                               creator: s.creator, memberCount: Int32(membersOf[i].count))
         }
+        self.hot = hot
+        occursAt = sessions.map(\.occursAt)
         var groupCounts = [Int32](repeating: 0, count: sessions.count * Self.groupsPerSession)
         for (s, members) in membersOf.enumerated() {
             for m in members {
@@ -139,6 +147,9 @@ package final class PlaymateRanker: Sendable {
             }
         }
         self.groupCounts = groupCounts
+        let groups = Self.groupsPerSession
+        let listedOf = hot.indices.map { i in ListedSession(hot[i], session: Int32(i), groups: groupCounts[(i * groups)..<((i + 1) * groups)]) }
+        self.listedOf = listedOf
         let members = membersOf
         let sport = sportOf
         let order = { (a: Int32, b: Int32) -> Bool in
@@ -152,13 +163,11 @@ package final class PlaymateRanker: Sendable {
                 let x = members[Int(a)].count, y = members[Int(b)].count
                 return x != y ? x > y : rank[a]! < rank[b]!
             }
-            func listed(_ s: Int32) -> ListedSession {
-                let x = sessions[Int(s)]
-                return ListedSession(lat: x.lat, lon: x.lon, session: s, memberCount: Int32(members[Int(s)].count), sport: sport[Int(s)])
-            }
-            var bySportTime: [Int: [ListedSession]] = [:], bySportPlayers: [Int: [ListedSession]] = [:]
-            for s in byTime { bySportTime[Int(sport[Int(s)]), default: []].append(listed(s)) }
-            for s in byPlayers { bySportPlayers[Int(sport[Int(s)]), default: []].append(listed(s)) }
+            func listed(_ s: Int32) -> ListedSession { listedOf[Int(s)] }
+            var bySportTime = [[ListedSession]](repeating: [], count: sportNames.count)
+            var bySportPlayers = bySportTime
+            for s in byTime { bySportTime[Int(sport[Int(s)])].append(listed(s)) }
+            for s in byPlayers { bySportPlayers[Int(sport[Int(s)])].append(listed(s)) }
             return SessionLists(byTime: byTime.map(listed), byPlayers: byPlayers.map(listed), bySportTime: bySportTime,
                                 bySportPlayers: bySportPlayers)
         }
@@ -287,7 +296,8 @@ extension PlaymateRanker {
 /// The fields of a session that `evaluate` reads, in one 40-byte value: one cache line per
 /// session instead of one per field array. Measured alone it changed nothing (`--only
 /// playmate`, 5 rounds: 5.94 vs 6.01 s); what paid was skipping the sessions outside the box
-/// before reading them at all (`ListedSession`). Kept as one value instead of five arrays.
+/// before reading them at all (`ListedSession`, which now carries these fields itself). Kept as
+/// one value instead of five arrays.
 struct HotSession {
     var lat: Double
     var lon: Double
@@ -299,26 +309,4 @@ struct HotSession {
     var creator: Int32
     /// `membersOf[s].count`: the scans by players bound a session's score with it.
     var memberCount: Int32
-}
-
-/// Open sessions in the orders suggestions scan them: by occurs_at then id; by players
-/// (desc) then that order; and both per sport.
-struct SessionLists: Sendable {
-    var byTime: [ListedSession]
-    var byPlayers: [ListedSession]
-    var bySportTime: [Int: [ListedSession]]
-    var bySportPlayers: [Int: [ListedSession]]
-}
-
-/// An open session in a scan list with what the scans test before reading anything else of
-/// it: its place (the box around the player's circle), its known players (the bound of its
-/// score) and its sport. Most sessions of the cells around a player lie outside the circle;
-/// read from the list itself, they cost no cache miss on the session's own fields or marks
-/// (those misses were a third of the scans' time).
-struct ListedSession: Sendable {
-    var lat: Double
-    var lon: Double
-    var session: Int32
-    var memberCount: Int32
-    var sport: Int32
 }
