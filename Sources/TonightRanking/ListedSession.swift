@@ -18,6 +18,9 @@ struct ListedSession: Sendable {
     /// The dense sport id (`sportOf`).
     var sport: Int32
     var creator: Int32
+    /// The session's place among the open sessions by occurs_at then id (the rank order's
+    /// last tie-breaks, as one integer; `Int32.max` for a session that is not open).
+    var timeRank: Int32
     /// The known players per group (`PlaymateRanker.groupCounts`' row: 3 genders, then 9 age
     /// groups), a byte each: groups 0–7 in `groupsLow`, 8–11 in `groupsHigh`. Exact when
     /// `memberCount < 255` (a group never counts more than the known players); otherwise
@@ -36,9 +39,9 @@ struct ListedSession: Sendable {
     }
 
     /// Session `session` from its hot fields and its row of group counts.
-    init(_ h: HotSession, session: Int32, groups: ArraySlice<Int32>) {
+    init(_ h: HotSession, session: Int32, timeRank: Int32, groups: ArraySlice<Int32>) {
         precondition(groups.count == PlaymateRanker.groupsPerSession)
-        (lat, lon, cosLat, self.session) = (h.lat, h.lon, h.cosLat, session)
+        (lat, lon, cosLat, self.session, self.timeRank) = (h.lat, h.lon, h.cosLat, session, timeRank)
         (memberCount, sport, creator) = (h.memberCount, h.sport, h.creator)
         var low: UInt64 = 0, high: UInt32 = 0
         for (k, c) in groups.enumerated() {

@@ -54,18 +54,17 @@ package struct PlaymateScratch {
 
 extension PlaymateRanker {
     /// Rank order: score desc (near-ties equal), then sessions at a skill level the player has
-    /// played before (`played`: their levels' bits), then occurs_at, then session id.
+    /// played before, then occurs_at, then session id (the last two as `timeRank`). Both
+    /// tie-breaks are read into the suggestion when it is scored: the comparisons of a
+    /// player's insertions touch no session.
     @inline(__always)
-    func before(_ x: Suggestion, _ y: Suggestion, played: UInt64) -> Bool {
+    func before(_ x: Suggestion, _ y: Suggestion) -> Bool {
         switch ScoreOrder.compare(x.score, y.score) {
         case -1: return true
         case 1: return false
         default:
-            let px = skillBit[Int(x.session)] & played != 0, py = skillBit[Int(y.session)] & played != 0
-            if px != py { return px }
-            let ta = occursAt[Int(x.session)], tb = occursAt[Int(y.session)]
-            if ta != tb { return ta < tb }
-            return sessions[Int(x.session)].id.utf8.lexicographicallyPrecedes(sessions[Int(y.session)].id.utf8)
+            if x.playedLevel != y.playedLevel { return x.playedLevel }
+            return x.timeRank < y.timeRank
         }
     }
 
@@ -78,11 +77,11 @@ extension PlaymateRanker {
 
     /// Keeps the best `size` in order (insertion into a short sorted buffer).
     @inline(__always) @discardableResult
-    func insert(_ x: Suggestion, into top: inout [Suggestion], played: UInt64) -> Bool {
+    func insert(_ x: Suggestion, into top: inout [Suggestion]) -> Bool {
         let size = settings.sessionsSize
-        if top.count == size, let last = top.last, !before(x, last, played: played) { return false }
+        if top.count == size, let last = top.last, !before(x, last) { return false }
         var i = top.count
-        while i > 0 && before(x, top[i - 1], played: played) { i -= 1 }
+        while i > 0 && before(x, top[i - 1]) { i -= 1 }
         top.insert(x, at: i)
         if top.count > size { top.removeLast() }
         return true
@@ -195,7 +194,7 @@ extension PlaymateRanker {
             let score = settings.weightSport * Double(w) + settings.weightFriends * Double(f)
                 + settings.weightGender * Double(g) + settings.weightAge * Double(a)
             return Suggestion(session: s, score: score, sportWeight: w, friends: f, genderMatches: g, ageMatches: a,
-                              distanceKm: distance)
+                              distanceKm: distance, playedLevel: skillBit[i] & played != 0, timeRank: h.timeRank)
         }
 
         var top: [Suggestion] = []
@@ -214,7 +213,7 @@ extension PlaymateRanker {
         for f in p.friends {
             for s in memberOf[Int(f)] where isOpen[Int(s)] && scratch.marks[Int(s)].done != stamp {
                 scratch.marks[Int(s)].done = stamp
-                if let x = evaluate(listedOf[Int(s)]) { insert(x, into: &top, played: played) }
+                if let x = evaluate(listedOf[Int(s)]) { insert(x, into: &top) }
             }
         }
         // 2. Sessions of a weighted sport (no friends): 5.2·w + at most coefficient × players.
@@ -226,7 +225,7 @@ extension PlaymateRanker {
             for c in cells {
                 if coefficient == 0 {
                     for e in (c < 0 ? everywhere.bySportTime[sport] : grid[c].bySportTime[sport]) where !outside(e) && scratch.marks(e.session).done != stamp {
-                        if let x = evaluate(e), !insert(x, into: &top, played: played), lastOfItsKind(e.session, played) { break }
+                        if let x = evaluate(e), !insert(x, into: &top), lastOfItsKind(e.session, played) { break }
                     }
                 } else {
                     // The bound first: it falls along the list (players desc), so a session
@@ -235,7 +234,7 @@ extension PlaymateRanker {
                         let bound = base + coefficient * Double(e.memberCount)
                         if top.count == settings.sessionsSize, let last = top.last, bound < last.score * (1 - 1e-8) { break }
                         guard !outside(e), scratch.marks(e.session).done != stamp else { continue }
-                        if let x = evaluate(e) { insert(x, into: &top, played: played) }
+                        if let x = evaluate(e) { insert(x, into: &top) }
                     }
                 }
             }
@@ -245,14 +244,14 @@ extension PlaymateRanker {
             if coefficient == 0 {
                 if top.count == settings.sessionsSize, let last = top.last, last.score > 0 { break }
                 for e in (c < 0 ? everywhere.byTime : grid[c].byTime) where weight[Int(e.sport)] == 0 && !outside(e) && scratch.marks(e.session).done != stamp {
-                    if let x = evaluate(e), !insert(x, into: &top, played: played), lastOfItsKind(e.session, played) { break }
+                    if let x = evaluate(e), !insert(x, into: &top), lastOfItsKind(e.session, played) { break }
                 }
             } else {
                 for e in (c < 0 ? everywhere.byPlayers : grid[c].byPlayers) where weight[Int(e.sport)] == 0 {
                     let bound = coefficient * Double(e.memberCount)
                     if top.count == settings.sessionsSize, let last = top.last, bound < last.score * (1 - 1e-8) { break }
                     guard !outside(e), scratch.marks(e.session).done != stamp else { continue }
-                    if let x = evaluate(e) { insert(x, into: &top, played: played) }
+                    if let x = evaluate(e) { insert(x, into: &top) }
                 }
             }
         }

@@ -17,6 +17,10 @@ package final class PlaymateRanker: Sendable {
         package var genderMatches: Int
         package var ageMatches: Int
         package var distanceKm: Double?
+        /// The rank order's tie-breaks, read once when the session is scored: whether it is at
+        /// a skill level the player has played, and its place by occurs_at then id.
+        var playedLevel = false
+        var timeRank: Int32 = .max
     }
 
     package struct Stats: Sendable, Equatable {
@@ -57,9 +61,6 @@ package final class PlaymateRanker: Sendable {
     /// Each session as the scan lists hold it (`ListedSession`), for the sessions scored by
     /// id (those with a friend in them).
     let listedOf: [ListedSession]
-    /// Each session's `occursAt`, dense: the rank order's tie-break reads it for every pair of
-    /// equal scores (a copy of the session read it with a dozen reference counts).
-    let occursAt: [Int64]
     /// Known players of each session (joined and creator).
     let membersOf: [[Int32]]
     /// Per session, its known players per gender (3) then per age group (9): what the gender
@@ -138,7 +139,6 @@ package final class PlaymateRanker: Sendable {
                               creator: s.creator, memberCount: Int32(membersOf[i].count))
         }
         self.hot = hot
-        occursAt = sessions.map(\.occursAt)
         var groupCounts = [Int32](repeating: 0, count: sessions.count * Self.groupsPerSession)
         for (s, members) in membersOf.enumerated() {
             for m in members {
@@ -147,17 +147,22 @@ package final class PlaymateRanker: Sendable {
             }
         }
         self.groupCounts = groupCounts
+        // The open sessions by occurs_at then id, once: every list below sorts by this rank.
+        let openByTime = open.sorted { a, b in
+            let x = sessions[Int(a)].occursAt, y = sessions[Int(b)].occursAt
+            return x != y ? x < y : sessions[Int(a)].id.utf8.lexicographicallyPrecedes(sessions[Int(b)].id.utf8)
+        }
+        var timeRank = [Int32](repeating: .max, count: sessions.count)
+        for (r, s) in openByTime.enumerated() { timeRank[Int(s)] = Int32(r) }
         let groups = Self.groupsPerSession
-        let listedOf = hot.indices.map { i in ListedSession(hot[i], session: Int32(i), groups: groupCounts[(i * groups)..<((i + 1) * groups)]) }
+        let listedOf = hot.indices.map { i in
+            ListedSession(hot[i], session: Int32(i), timeRank: timeRank[i], groups: groupCounts[(i * groups)..<((i + 1) * groups)])
+        }
         self.listedOf = listedOf
         let members = membersOf
         let sport = sportOf
-        let order = { (a: Int32, b: Int32) -> Bool in
-            let x = sessions[Int(a)], y = sessions[Int(b)]
-            return x.occursAt != y.occursAt ? x.occursAt < y.occursAt : x.id.utf8.lexicographicallyPrecedes(y.id.utf8)
-        }
         func lists(_ ids: [Int32]) -> SessionLists {
-            let byTime = ids.sorted(by: order)
+            let byTime = ids.sorted { timeRank[Int($0)] < timeRank[Int($1)] }
             let rank = Dictionary(uniqueKeysWithValues: byTime.enumerated().map { ($1, $0) })
             let byPlayers = byTime.sorted { a, b in
                 let x = members[Int(a)].count, y = members[Int(b)].count

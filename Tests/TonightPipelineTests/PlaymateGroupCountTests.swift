@@ -38,12 +38,12 @@ import Testing
     @Test func packedCountsReadBackExactly() {
         let hot = HotSession(lat: 1, lon: 2, cosLat: 0.5, sport: 3, creator: 4, memberCount: 254)
         let counts: [Int32] = [0, 1, 2, 127, 128, 200, 253, 254, 9, 10, 250, 7]
-        let listed = ListedSession(hot, session: 5, groups: counts[...])
+        let listed = ListedSession(hot, session: 5, timeRank: 6, groups: counts[...])
         #expect(listed.groupCountsPacked)
         #expect((0..<12).map(listed.groupCount) == counts.map(Int.init))
-        #expect((listed.session, listed.memberCount, listed.sport, listed.creator) == (5, 254, 3, 4))
+        #expect((listed.session, listed.memberCount, listed.sport, listed.creator, listed.timeRank) == (5, 254, 3, 4, 6))
         var big = hot
         big.memberCount = 255
-        #expect(!ListedSession(big, session: 5, groups: counts[...]).groupCountsPacked)
+        #expect(!ListedSession(big, session: 5, timeRank: 6, groups: counts[...]).groupCountsPacked)
     }
 }
