@@ -104,10 +104,14 @@ package struct JSONWriter: Sendable {
     /// Opens a per-key list record, `{"key":K,"items":[`, the shape of every list dataset.
     package mutating func beginKeyedList(_ k: String) {
         beginObject()
-        field("key", k)
-        key("items")
+        key(Self.keyField)
+        value(k)
+        key(Self.itemsField)
         beginArray()
     }
+
+    /// The field names of every keyed list, encoded once.
+    private static let keyField = FieldName("key"), itemsField = FieldName("items")
 
     /// Closes a record opened by `beginKeyedList` and takes its bytes.
     package mutating func endKeyedList() -> [UInt8] {
@@ -189,7 +193,21 @@ package struct JSONWriter: Sendable {
     package mutating func field(_ k: String, _ v: Int64?) { if let v { field(k, v) } }
     package mutating func field(_ k: String, _ v: Double?) { if let v { field(k, v) } }
     /// A number written no more precisely than `precision`.
-    package mutating func field(_ k: String, _ v: Double, _ precision: NumberPrecision) { key(k); value(precision.rounded(v)) }
+    package mutating func field(_ k: String, _ v: Double, _ precision: NumberPrecision) { key(k); value(v, precision) }
+
+    /// `value(precision.rounded(v))`, written from the scaled integer when that text is a
+    /// plain decimal (most published numbers): the same bytes as `JSONCursor.double(_:_:)`,
+    /// without the shortest-digits search of the general path.
+    package mutating func value(_ v: Double, _ precision: NumberPrecision) {
+        guard let (n, places) = precision.scaledDecimal(v) else { return value(precision.rounded(v)) }
+        comma()
+        var mag = n.magnitude, p = places
+        while p > 0 && mag % 10 == 0 {
+            mag /= 10
+            p -= 1
+        }
+        JSONNumber.withDigits(n < 0 ? -Int64(mag) : Int64(mag), decimals: p) { bytes.append(contentsOf: $0) }
+    }
     package mutating func field(_ k: String, _ v: Double?, _ precision: NumberPrecision) { if let v { field(k, v, precision) } }
     package mutating func field(_ k: String, ints: [Int64]) {
         key(k)

@@ -238,66 +238,6 @@ package final class PlaymateRanker: Sendable {
     }
 }
 
-extension PlaymateRanker {
-    /// The `sessions` record of snapshots.md, or nil for an empty list.
-    package func sessionsJSON(_ u: Int, _ list: [Suggestion], _ w: inout JSONWriter) -> [UInt8]? {
-        guard !list.isEmpty else { return nil }
-        w.beginKeyedList(players[u].id)
-        for x in list {
-            w.beginObject()
-            w.field("session", sessions[Int(x.session)].id)
-            w.field("score", x.score, .score)
-            w.field("sportWeight", x.sportWeight)
-            w.field("friends", x.friends)
-            w.field("genderMatches", x.genderMatches)
-            w.field("ageMatches", x.ageMatches)
-            w.field("distanceKm", x.distanceKm, .distance)
-            w.endObject()
-        }
-        return w.endKeyedList()
-    }
-
-    /// The `playmate_sessions` record of session `i` (every session, past ones included): the
-    /// cleaned session with its creator and members when they are known players, and
-    /// `players`, the count that capacity is compared with.
-    package func sessionRecordJSON(_ i: Int, _ w: inout JSONWriter) -> [UInt8] {
-        let s = sessions[i]
-        w.beginObject()
-        w.field("key", s.id)
-        w.field("id", s.id)
-        w.field("sport", s.sportLabel)
-        w.field("skillLevel", s.skillLevel)
-        if s.creator >= 0 { w.field("creator", players[Int(s.creator)].id) }
-        w.field("occursAt", CivilTime.formatUTC(s.occursAt))
-        if let d = s.durationMin { w.field("durationMin", d) }
-        w.field("lat", s.lat, .coordinate)
-        w.field("lon", s.lon, .coordinate)
-        w.field("locationName", s.locationName)
-        w.field("capacity", s.capacity)
-        w.field("players", Self.memberCount(s))
-        w.field("members", strings: membersOf[i].map { players[Int($0)].id })
-        w.endObject()
-        return w.take()
-    }
-
-    /// The `player_stats` record (every player has one).
-    package func statsJSON(_ u: Int, _ st: Stats, _ w: inout JSONWriter) -> [UInt8] {
-        w.beginObject()
-        w.field("key", players[u].id)
-        w.field("played", st.played)
-        w.field("upcoming", st.upcoming)
-        w.field("created", st.created)
-        w.field("hoursPlayed", Double(st.minutesPlayed) / 60)
-        w.key("bySport")
-        w.beginObject()
-        for (k, v) in st.bySport.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) { w.field(k, v) }
-        w.endObject()
-        w.field("friends", st.friends)
-        w.endObject()
-        return w.take()
-    }
-}
-
 /// The fields of a session that `evaluate` reads, in one 40-byte value: one cache line per
 /// session instead of one per field array. Measured alone it changed nothing (`--only
 /// playmate`, 5 rounds: 5.94 vs 6.01 s); what paid was skipping the sessions outside the box
