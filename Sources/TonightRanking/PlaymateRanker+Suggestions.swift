@@ -165,29 +165,20 @@ extension PlaymateRanker {
             let w = weight[Int(h.sport)]
             let f = marks.friend == stamp ? Int(marks.friends) : 0
             var g = 0, a = 0
-            if (genderMask != 0 || ageMask != 0) && h.groupCountsPacked {
-                // The members' counts of the groups the player asked for, from the list.
+            if genderMask != 0 || ageMask != 0 {
+                // The members' counts of the groups the player asked for: from the list entry,
+                // or for a session of 255 known players or more (a byte may clamp) from the
+                // full counts.
+                let row = i * Self.groupsPerSession, packed = h.groupCountsPacked
+                @inline(__always) func count(_ k: Int) -> Int { packed ? h.groupCount(k) : Int(groupCounts[row + k]) }
                 var m = genderMask
                 while m != 0 {
-                    g += h.groupCount(m.trailingZeroBitCount)
+                    g += count(m.trailingZeroBitCount)
                     m &= m - 1
                 }
                 m = ageMask
                 while m != 0 {
-                    a += h.groupCount(Self.genders.count + m.trailingZeroBitCount)
-                    m &= m - 1
-                }
-            } else if genderMask != 0 || ageMask != 0 {
-                // A session of 255 known players or more: its counts may not fit a byte.
-                let counts = i * Self.groupsPerSession
-                var m = genderMask
-                while m != 0 {
-                    g += Int(groupCounts[counts + m.trailingZeroBitCount])
-                    m &= m - 1
-                }
-                m = ageMask
-                while m != 0 {
-                    a += Int(groupCounts[counts + Self.genders.count + m.trailingZeroBitCount])
+                    a += count(Self.genders.count + m.trailingZeroBitCount)
                     m &= m - 1
                 }
             }
