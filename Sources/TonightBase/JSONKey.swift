@@ -39,7 +39,14 @@ package enum JSONKey {
     /// UTF-8 bytes and the index after the closing quote, or nil if malformed.
     package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> ([UInt8], Int)? {
         guard start < bytes.count, bytes[start] == 0x22 else { return nil }
+        // Most strings (keys, ids) have no escape: one exact copy, where appending byte by
+        // byte grew the array four or five times for a ten-byte key (a verification decodes
+        // every record's key and every index line's two).
+        var end = start + 1
+        while end < bytes.count, bytes[end] != 0x22, bytes[end] != 0x5c { end += 1 }
+        if end < bytes.count, bytes[end] == 0x22 { return (Array(bytes[(start + 1)..<end]), end + 1) }
         var out: [UInt8] = []
+        out.reserveCapacity(end - start)
         var i = start + 1
         while i < bytes.count {
             let c = bytes[i]
