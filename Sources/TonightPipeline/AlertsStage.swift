@@ -87,11 +87,13 @@ package struct AlertsStage: Stage {
         rankOf.reserveCapacity(located.count)
         for (r, i) in byStart.enumerated() { rankOf[located[i].event.id] = Int32(r) }
         // Each followed feed event's item, rendered once, when first needed (a shard's users
-        // follow a part of the feed): `{"event":…,"venue":…,"startsAt":…,"status":…}`.
+        // follow a part of the feed): `{"event":…,"venue":…,"startsAt":…,"status":…}`, back to
+        // back in one buffer (an array per item cost a cache miss on its header at every use).
         var json = JSONWriter(capacity: 1 << 12)
-        var items = [[UInt8]?](repeating: nil, count: byStart.count)
-        func item(_ r: Int) -> [UInt8] {
-            if let rendered = items[r] { return rendered }
+        var itemBytes: [UInt8] = []
+        var itemEnd = [Int](repeating: -1, count: byStart.count), itemStart = itemEnd
+        func item(_ r: Int) -> Range<Int> {
+            if itemEnd[r] >= 0 { return itemStart[r]..<itemEnd[r] }
             let e = located[byStart[r]].event
             json.beginObject()
             json.field("event", e.idString)
@@ -99,9 +101,10 @@ package struct AlertsStage: Stage {
             json.field("startsAt", CivilTime.formatUTC(e.startsAt))
             json.field("status", e.status)
             json.endObject()
-            let rendered = json.take()
-            items[r] = rendered
-            return rendered
+            itemStart[r] = itemBytes.count
+            itemBytes += json.take()
+            itemEnd[r] = itemBytes.count
+            return itemStart[r]..<itemEnd[r]
         }
         let alerted = byStart.map { changed[located[$0].event.id] != nil }
         let withFollows = users.indices.filter { !users[$0].follows.isEmpty }
@@ -125,10 +128,10 @@ package struct AlertsStage: Stage {
                     if count > 0 { record.append(UInt8(ascii: ",")) }
                     let item = item(Int(r))
                     if alerted[Int(r)] {
-                        record += item[..<(item.count - 1)]
+                        record += itemBytes[item.dropLast()]
                         record += alertField
                     } else {
-                        record += item
+                        record += itemBytes[item]
                     }
                     count += 1
                 }
