@@ -6,8 +6,7 @@ import TonightGeo
 /// Per-thread scratch for suggestions: stamps instead of sets, a top-k buffer instead of a
 /// sort. Make one per thread.
 package struct PlaymateScratch {
-    /// A session's marks for the player being ranked, side by side (one cache line per
-    /// session, as `HotSession`).
+    /// A session's marks for the player being ranked, side by side in one 16-byte value.
     struct Marks {
         /// The player is in it, or declined it.
         var member: UInt32 = 0

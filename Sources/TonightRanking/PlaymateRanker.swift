@@ -56,10 +56,8 @@ package final class PlaymateRanker: Sendable {
     let isOpen: [Bool]
     /// Each session's skill level as one bit (the first 64 distinct levels; 0: none, or past 64).
     let skillBit: [UInt64]
-    /// What the suggestion scans read of every session they pass, side by side (`HotSession`).
-    let hot: [HotSession]
-    /// Each session as the scan lists hold it (`ListedSession`), for the sessions scored by
-    /// id (those with a friend in them).
+    /// Each session as the scan lists hold it (`ListedSession`: everything a score reads), also
+    /// for the sessions scored by id (those with a friend in them).
     let listedOf: [ListedSession]
     /// Known players of each session (joined and creator).
     let membersOf: [[Int32]]
@@ -133,12 +131,6 @@ package final class PlaymateRanker: Sendable {
         let genderOf = players.map { p in p.gender.flatMap { Self.genders.firstIndex(of: $0) } ?? -1 }
         let ageOf = ageGroup.map { g in g.flatMap { Self.ageGroups.firstIndex(of: $0) } ?? -1 }
         let membersOf = self.membersOf
-        let hot = sessions.indices.map { i in
-            let s = sessions[i]
-            return HotSession(lat: s.lat, lon: s.lon, cosLat: GeoDistance.cosLatitude(s.lat), sport: sportOf[i],
-                              creator: s.creator, memberCount: Int32(membersOf[i].count))
-        }
-        self.hot = hot
         var groupCounts = [Int32](repeating: 0, count: sessions.count * Self.groupsPerSession)
         for (s, members) in membersOf.enumerated() {
             for m in members {
@@ -155,8 +147,9 @@ package final class PlaymateRanker: Sendable {
         var timeRank = [Int32](repeating: .max, count: sessions.count)
         for (r, s) in openByTime.enumerated() { timeRank[Int(s)] = Int32(r) }
         let groups = Self.groupsPerSession
-        let listedOf = hot.indices.map { i in
-            ListedSession(hot[i], session: Int32(i), timeRank: timeRank[i], groups: groupCounts[(i * groups)..<((i + 1) * groups)])
+        let listedOf = sessions.indices.map { i in
+            ListedSession(session: Int32(i), lat: sessions[i].lat, lon: sessions[i].lon, sport: sportOf[i], creator: sessions[i].creator,
+                          memberCount: Int32(membersOf[i].count), timeRank: timeRank[i], groups: groupCounts[(i * groups)..<((i + 1) * groups)])
         }
         self.listedOf = listedOf
         let members = membersOf
@@ -227,7 +220,7 @@ package final class PlaymateRanker: Sendable {
                 st.played += 1
                 st.minutesPlayed += sessions[Int(i)].durationMin ?? 0
                 // Normalised: one sport written two ways counts once.
-                st.bySport[sportNames[Int(hot[Int(i)].sport)], default: 0] += 1
+                st.bySport[sportNames[Int(sportOf[Int(i)])], default: 0] += 1
             } else {
                 st.upcoming += 1
             }
@@ -236,22 +229,4 @@ package final class PlaymateRanker: Sendable {
         st.friends = players[u].friends.count
         return st
     }
-}
-
-/// The fields of a session that `evaluate` reads, in one 40-byte value: one cache line per
-/// session instead of one per field array. Measured alone it changed nothing (`--only
-/// playmate`, 5 rounds: 5.94 vs 6.01 s); what paid was skipping the sessions outside the box
-/// before reading them at all (`ListedSession`, which now carries these fields itself). Kept as
-/// one value instead of five arrays.
-struct HotSession {
-    var lat: Double
-    var lon: Double
-    /// `GeoDistance.cosLatitude(lat)`: with the player's, computed once, a distance takes two
-    /// cosines fewer and has the same bits.
-    var cosLat: Double
-    /// The dense sport id (`sportOf`).
-    var sport: Int32
-    var creator: Int32
-    /// `membersOf[s].count`: the scans by players bound a session's score with it.
-    var memberCount: Int32
 }

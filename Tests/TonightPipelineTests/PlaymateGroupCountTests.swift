@@ -36,14 +36,15 @@ import Testing
     }
 
     @Test func packedCountsReadBackExactly() {
-        let hot = HotSession(lat: 1, lon: 2, cosLat: 0.5, sport: 3, creator: 4, memberCount: 254)
         let counts: [Int32] = [0, 1, 2, 127, 128, 200, 253, 254, 9, 10, 250, 7]
-        let listed = ListedSession(hot, session: 5, timeRank: 6, groups: counts[...])
-        #expect(listed.groupCountsPacked)
-        #expect((0..<12).map(listed.groupCount) == counts.map(Int.init))
-        #expect((listed.session, listed.memberCount, listed.sport, listed.creator, listed.timeRank) == (5, 254, 3, 4, 6))
-        var big = hot
-        big.memberCount = 255
-        #expect(!ListedSession(big, session: 5, timeRank: 6, groups: counts[...]).groupCountsPacked)
+        func listed(members: Int32) -> ListedSession {
+            ListedSession(session: 5, lat: 60, lon: 2, sport: 3, creator: 4, memberCount: members, timeRank: 6, groups: counts[...])
+        }
+        let l = listed(members: 254)
+        #expect(l.groupCountsPacked)
+        #expect((0..<12).map(l.groupCount) == counts.map(Int.init))
+        #expect((l.session, l.memberCount, l.sport, l.creator, l.timeRank) == (5, 254, 3, 4, 6))
+        #expect(abs(l.cosLat - 0.5) < 1e-12)
+        #expect(!listed(members: 255).groupCountsPacked)
     }
 }
