@@ -97,17 +97,10 @@ package struct JSONCursor: TextOutputStream {
         }
     }
 
-    /// `n / 10^places` as plain decimal text, trailing zeros of the fraction dropped
-    /// (an integer has no point).
+    /// `n / 10^places` as plain decimal text (`JSONNumber.withDecimal`).
     @inline(__always)
     mutating func decimal(_ n: Int64, places: Int) {
-        var mag = n.magnitude, p = places
-        while p > 0 && mag % 10 == 0 {
-            mag /= 10
-            p -= 1
-        }
-        let trimmed = n < 0 ? -Int64(mag) : Int64(mag)
-        JSONNumber.withDigits(trimmed, decimals: p) { bytes($0) }
+        JSONNumber.withDecimal(n, places: places) { bytes($0) }
     }
 
     /// `[a,b,…]` (a concrete buffer: a generic sequence is not specialised across modules).

@@ -104,8 +104,7 @@ package struct JSONWriter: Sendable {
     /// Opens a per-key list record, `{"key":K,"items":[`, the shape of every list dataset.
     package mutating func beginKeyedList(_ k: String) {
         beginObject()
-        key(Self.keyField)
-        value(k)
+        field(Self.keyField, k)
         key(Self.itemsField)
         beginArray()
     }
@@ -201,14 +200,15 @@ package struct JSONWriter: Sendable {
     package mutating func value(_ v: Double, _ precision: NumberPrecision) {
         guard let (n, places) = precision.scaledDecimal(v) else { return value(precision.rounded(v)) }
         comma()
-        var mag = n.magnitude, p = places
-        while p > 0 && mag % 10 == 0 {
-            mag /= 10
-            p -= 1
-        }
-        JSONNumber.withDigits(n < 0 ? -Int64(mag) : Int64(mag), decimals: p) { bytes.append(contentsOf: $0) }
+        JSONNumber.withDecimal(n, places: places) { bytes.append(contentsOf: $0) }
     }
     package mutating func field(_ k: String, _ v: Double?, _ precision: NumberPrecision) { if let v { field(k, v, precision) } }
+    // The same with a name encoded once (`FieldName`), for writers of many records.
+    package mutating func field(_ k: FieldName, _ v: String) { key(k); value(v) }
+    package mutating func field(_ k: FieldName, _ v: Int) { key(k); value(Int64(v)) }
+    package mutating func field(_ k: FieldName, _ v: Double) { key(k); value(v) }
+    package mutating func field(_ k: FieldName, _ v: Double, _ precision: NumberPrecision) { key(k); value(v, precision) }
+    package mutating func field(_ k: FieldName, _ v: Double?, _ precision: NumberPrecision) { if let v { field(k, v, precision) } }
     package mutating func field(_ k: String, ints: [Int64]) {
         key(k)
         beginArray()
@@ -309,6 +309,18 @@ enum JSONNumber {
             }
             body(UnsafeRawBufferPointer(rebasing: buf[i...]))
         }
+    }
+
+    /// `n / 10^places` as plain decimal text, trailing zeros of the fraction dropped (an
+    /// integer has no point): the fast path of numbers with a precision.
+    @inline(__always)
+    static func withDecimal(_ n: Int64, places: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var mag = n.magnitude, p = places
+        while p > 0 && mag % 10 == 0 {
+            mag /= 10
+            p -= 1
+        }
+        withDigits(n < 0 ? -Int64(mag) : Int64(mag), decimals: p, body)
     }
 
     /// The integer a double is printed as: non-finite values as 0 (JSON has no NaN), integral
