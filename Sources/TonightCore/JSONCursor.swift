@@ -66,6 +66,34 @@ package struct JSONCursor: TextOutputStream {
         buffer.withUnsafeBytes { bytes(UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 
+    /// An event id as its JSON string: `"` and the 16 upper-case hex digits of
+    /// `EventID.format`, then `"`, from the number (list items carry the id, so writing one
+    /// reads no per-event text table: that read was a cache miss per item).
+    @inline(__always)
+    package mutating func eventID(_ id: UInt64) {
+        let p = UnsafeMutableRawPointer(reserve(18))
+        p.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+        p.storeBytes(of: Self.hexDigits(UInt32(truncatingIfNeeded: id >> 32)), toByteOffset: 1, as: UInt64.self)
+        p.storeBytes(of: Self.hexDigits(UInt32(truncatingIfNeeded: id)), toByteOffset: 9, as: UInt64.self)
+        p.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 17, as: UInt8.self)
+    }
+
+    /// The eight upper-case hex digits of `x`, most significant first in memory order: each
+    /// nibble spread to a byte, then `0`–`9`/`A`–`F` in every byte at once (no carries
+    /// cross bytes: every byte stays below 0x47).
+    @inline(__always)
+    static func hexDigits(_ x: UInt32) -> UInt64 {
+        var v = UInt64(x)
+        v = (v | v << 16) & 0x0000_FFFF_0000_FFFF
+        v = (v | v << 8) & 0x00FF_00FF_00FF_00FF
+        v = (v | v << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        // Byte i (from the least significant) holds nibble i; a letter needs 7 more.
+        let letters = ((v &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        let ascii = v &+ 0x3030_3030_3030_3030 &+ letters &* 7
+        // The most significant nibble goes first: byte-swap into memory order.
+        return (ascii.byteSwapped).littleEndian
+    }
+
     /// `"name":`.
     @inline(__always)
     package mutating func key(_ k: JSONWriter.FieldName) {

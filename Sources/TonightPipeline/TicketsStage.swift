@@ -168,13 +168,13 @@ package struct TicketsStage: Stage {
                 ranker.rank(users[k])
                 batch.candidates.append(Int32(clamping: ranker.candidateCount))
                 if inShapeSample(users[k].id), let n = ranker.eventsInReach(users[k]) { batch.inReach.append(Int32(clamping: n)) }
-                if ranker.lists.writeExplore(user: users[k].id, index, to: &batch.records[0].json) {
+                if ranker.lists.writeExplore(user: users[k].id, to: &batch.records[0].json) {
                     batch.records[0].commit(user: k, length: ranker.lists.explore.count)
                 }
-                if ranker.lists.writeFeed(user: users[k].id, index, to: &batch.records[1].json) {
+                if ranker.lists.writeFeed(user: users[k].id, to: &batch.records[1].json) {
                     batch.records[1].commit(user: k, length: ranker.lists.feed.count)
                 }
-                if ranker.lists.writeTonight(user: users[k].id, index, to: &batch.records[2].json) {
+                if ranker.lists.writeTonight(user: users[k].id, to: &batch.records[2].json) {
                     batch.records[2].commit(user: k, length: ranker.lists.tonight.count)
                 }
             }

@@ -53,19 +53,20 @@ package struct EventIndex: Sendable {
         package var performers: Int32
     }
 
-    /// What the favourites feed reads of an event, side by side: the feed lists up to 100
-    /// dates per user, and reading each one's record, half angles and performer range took
-    /// four cache misses a date (perf: most of the feed function's samples).
+    /// What the favourites feed reads of an event, side by side, in each performer's list
+    /// (`feedOfArtist`): the feed merges its favourites' lists in date order and reads each
+    /// list from its start, so an item is the next 64 bytes of a list it is walking, where
+    /// a table by event cost a cache miss per item (perf: a third of the feed's samples).
     package struct FeedEvent: Sendable {
         /// `GeoDistance.halfAngles` of the place (zero without one).
         package var half: SIMD4<Double>
         package var id: UInt64
         /// `cosLat` of the event's record; NaN without a place.
         package var cosLat: Double
-        /// The performer's id when the event has exactly one (reached through a favourite,
-        /// that one is the favourite).
-        package var onlyPerformer: Int64
-        /// The event's range in `performers` and `dense`.
+        /// The event's index (`before` order).
+        package var event: Int32
+        /// The event's range in `performers` and `dense` (one performer: the artist whose
+        /// list this is).
         package var performersStart: Int32
         package var performersCount: Int32
 
@@ -98,10 +99,6 @@ package struct EventIndex: Sendable {
 
     /// Upcoming events in `before` order (startsAt, then id): `i < j` iff event i is before j.
     package let events: [Event]
-    /// Per event: what the feed reads of it (`FeedEvent`, one 64-byte value).
-    package let feedEvents: [FeedEvent]
-    /// Per event: its id as a JSON string (quotes included), ready to copy into records.
-    package let idJSON: FlatLists<UInt8>
     /// Per event: its performers (artist ids, feed order) and the same as dense indexes.
     package let performers: FlatLists<Int64>
     package let dense: FlatLists<Int32>
@@ -115,6 +112,8 @@ package struct EventIndex: Sendable {
     static let tableLimit: Int64 = 1 << 24
     /// Upcoming events per dense artist.
     package let eventsOfArtist: FlatLists<Int32>
+    /// `eventsOfArtist` as `FeedEvent`s, in the same order (the favourites feed).
+    package let feedOfArtist: FlatLists<FeedEvent>
     /// `eventsOfArtist` as `ListedEvent`s, in the same order (users without a place).
     package let listedEventsOfArtist: FlatLists<ListedEvent>
     /// Placed upcoming events per dense artist by latitude: a located user reads only the
@@ -139,7 +138,6 @@ package struct EventIndex: Sendable {
         let dayFrom = Int64(s.runDate) * 86_400 + Int64(s.tonightFrom)
         let dayUntil = Int64(s.runDate + 1) * 86_400 + Int64(s.tonightUntil)
         var events: [Event] = []
-        var idJSON = FlatLists<UInt8>()
         var performers: [[Int64]] = []
         // Events in (startsAt, id) order, so that an event's index is its feed position:
         // the ranker orders feeds and breaks score ties by comparing indexes.
@@ -159,9 +157,6 @@ package struct EventIndex: Sendable {
                 cosLat: p?.lat.map(GeoDistance.cosLatitude) ?? 0,
                 priceMin: e.priceMin, headliner: e.headliner,
                 timeFactor: exp(-days / s.timeDecayDays), pop: pop, tonight: tonight))
-            var w = JSONWriter(capacity: 20)
-            w.value(e.idString)
-            idJSON.append(w.bytes)
             performers.append(e.artists)
         }
         var artistIDs: [Int64] = []
@@ -189,7 +184,6 @@ package struct EventIndex: Sendable {
                 eventsOfArtist[Int(a)].append(Int32(i))
             }
         }
-        self.idJSON = idJSON
         self.performers = FlatLists(performers)
         self.dense = FlatLists(denseLists)
         self.artistIDs = artistIDs
@@ -203,14 +197,14 @@ package struct EventIndex: Sendable {
         self.edges = FlatLists(edgeLists.map { $0.filter { !eventsOfArtist[Int($0.target)].isEmpty } })
         self.events = events
         let performerLists = self.performers
-        feedEvents = events.indices.map { i in
+        let feedEvents = events.indices.map { i in
             let e = events[i], r = performerLists.range(i)
             let placed = e.lat != nil && e.lon != nil
             return FeedEvent(
                 half: placed ? GeoDistance.halfAngles(e.lat!, e.lon!) : .zero, id: e.id, cosLat: placed ? e.cosLat : .nan,
-                onlyPerformer: r.count == 1 ? performerLists.values[r.lowerBound] : 0,
-                performersStart: Int32(r.lowerBound), performersCount: Int32(r.count))
+                event: Int32(i), performersStart: Int32(r.lowerBound), performersCount: Int32(r.count))
         }
+        feedOfArtist = FlatLists(eventsOfArtist.map { list in list.map { feedEvents[Int($0)] } })
         listedEventsOfArtist = FlatLists(eventsOfArtist.map { list in
             list.map { i in
                 let e = events[Int(i)]

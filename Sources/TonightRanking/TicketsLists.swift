@@ -42,6 +42,8 @@ package struct Because: Sendable, Equatable {
 /// A card of the explore deck.
 package struct ExploreEntry: Sendable, Equatable {
     package var event: Int32
+    /// The event's id (written from the number: no per-event text is read).
+    package var id: UInt64
     package var score: Double
     package var artist: Int64?
     package var because: Because
@@ -53,6 +55,7 @@ package struct ExploreEntry: Sendable, Equatable {
 /// `TicketsLists.feedArtists[artists]`.
 package struct FeedEntry: Sendable, Equatable {
     package var event: Int32
+    package var id: UInt64
     package var artists: Range<Int>
     /// Only published, never ranked on: accurate to the hundredth it is written with
     /// (`GeoDistance.publishedKm`), not to the bit.
@@ -63,6 +66,7 @@ package struct FeedEntry: Sendable, Equatable {
 /// One of tonight's picks.
 package struct TonightEntry: Sendable, Equatable {
     package var event: Int32
+    package var id: UInt64
     package var score: Double
     package var artist: Int64
     package var distanceKm: Double?
@@ -99,16 +103,16 @@ extension TicketsLists {
         static let following = JSONWriter.FieldName("following")
     }
 
-    /// The most bytes of an item besides its event id and artist lists: field names,
-    /// punctuation, three numbers of at most 24 bytes, a reason (generous).
+    /// The most bytes of an item besides its artist lists: field names, punctuation, the
+    /// event id, three numbers of at most 24 bytes, a reason (generous).
     private static let itemBound = 256
     private static let perID = JSONCursor.maxIntBytes + 1
 
     @inline(__always)
-    private static func eventField(_ x: Int32, _ index: EventIndex, _ c: inout JSONCursor) {
+    private static func eventField(_ id: UInt64, _ c: inout JSONCursor) {
         c.byte(UInt8(ascii: "{"))
         c.key(Field.event)
-        c.bytes(index.idJSON.values, index.idJSON.range(Int(x)))
+        c.eventID(id)
     }
 
     @inline(__always)
@@ -127,15 +131,14 @@ extension TicketsLists {
 
     /// Appends the `explore` record of snapshots.md to `w` (no newline); false, writing
     /// nothing, for an empty list. The items are written in one run (`JSONWriter.elements`).
-    package func writeExplore(user: String, _ index: EventIndex, to w: inout JSONWriter) -> Bool {
+    package func writeExplore(user: String, to w: inout JSONWriter) -> Bool {
         guard !explore.isEmpty else { return false }
-        var bound = 0
-        for x in explore { bound += 1 + Self.itemBound + index.idJSON.range(Int(x.event)).count + 3 * Self.perID }
+        let bound = explore.count * (1 + Self.itemBound + 3 * Self.perID)
         w.beginKeyedList(user)
         w.elements(maxBytes: bound) { c in
             for (n, x) in explore.enumerated() {
                 if n > 0 { c.byte(UInt8(ascii: ",")) }
-                Self.eventField(x.event, index, &c)
+                Self.eventField(x.id, &c)
                 Self.field(Field.score, &c)
                 c.double(x.score, .score)
                 if let a = x.artist {
@@ -162,16 +165,15 @@ extension TicketsLists {
     }
 
     /// Appends the `feed` record; false for an empty list.
-    package func writeFeed(user: String, _ index: EventIndex, to w: inout JSONWriter) -> Bool {
+    package func writeFeed(user: String, to w: inout JSONWriter) -> Bool {
         guard !feed.isEmpty else { return false }
-        var bound = 0
-        for x in feed { bound += 1 + Self.itemBound + index.idJSON.range(Int(x.event)).count + x.artists.count * Self.perID }
+        let bound = feed.count * (1 + Self.itemBound) + feedArtists.count * Self.perID
         w.beginKeyedList(user)
         feedArtists.withUnsafeBufferPointer { artists in
             w.elements(maxBytes: bound) { c in
                 for (n, x) in feed.enumerated() {
                     if n > 0 { c.byte(UInt8(ascii: ",")) }
-                    Self.eventField(x.event, index, &c)
+                    Self.eventField(x.id, &c)
                     Self.field(Field.artists, &c)
                     c.ints(UnsafeBufferPointer(rebasing: artists[x.artists]))
                     Self.distance(x.distanceKm, &c)
@@ -188,15 +190,14 @@ extension TicketsLists {
     }
 
     /// Appends the `tonight` record; false for an empty list.
-    package func writeTonight(user: String, _ index: EventIndex, to w: inout JSONWriter) -> Bool {
+    package func writeTonight(user: String, to w: inout JSONWriter) -> Bool {
         guard !tonight.isEmpty else { return false }
-        var bound = 0
-        for x in tonight { bound += 1 + Self.itemBound + index.idJSON.range(Int(x.event)).count }
+        let bound = tonight.count * (1 + Self.itemBound)
         w.beginKeyedList(user)
         w.elements(maxBytes: bound) { c in
             for (n, x) in tonight.enumerated() {
                 if n > 0 { c.byte(UInt8(ascii: ",")) }
-                Self.eventField(x.event, index, &c)
+                Self.eventField(x.id, &c)
                 Self.field(Field.score, &c)
                 c.double(x.score, .score)
                 Self.field(Field.artist, &c)

@@ -56,7 +56,7 @@ extension TicketsRanker {
             let e = index.events[Int(c.event)]
             if let h = e.headliner { perArtist.add(h) }
             lists.explore.append(ExploreEntry(
-                event: c.event, score: c.score, artist: e.headliner, because: Because(), reason: .popular, distanceKm: c.distance))
+                event: c.event, id: e.id, score: c.score, artist: e.headliner, because: Because(), reason: .popular, distanceKm: c.distance))
         }
     }
 

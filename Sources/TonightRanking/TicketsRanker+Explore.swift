@@ -56,7 +56,7 @@ extension TicketsRanker {
         perArtist.add(a)
         let favorite = isFavorite(x.artist)
         lists.explore.append(ExploreEntry(
-            event: x.event, score: x.score, artist: a, because: favorite ? Because(a) : because(x.artist),
+            event: x.event, id: index.events[Int(x.event)].id, score: x.score, artist: a, because: favorite ? Because(a) : because(x.artist),
             reason: favorite ? .favorite : .affinity, distanceKm: x.distance))
         return true
     }

@@ -54,7 +54,8 @@ package struct TicketsRanker {
     var cells: [Int32] = []
     var heads: [Int] = []
     var heap = CellHeap()
-    var feedEvents: [Int32] = []
+    /// The favourites feed's merge of the favourites' date lists.
+    var feedMerge = FeedMerge()
     /// Per place shared by several users: the in-reach upcoming events by popular score,
     /// before any user's own filters; `complete` when nothing was cut.
     var placeCache: [Place: PlaceOrder] = [:]
@@ -260,14 +261,14 @@ package struct TicketsRanker {
         return GeoDistance.km(o.lat, o.lon, cosLat1: o.cosLat, el, eo, cosLat2: e.cosLat)
     }
 
-    /// The distance to event `i` as published (the same hundredths as `distance`, which
+    /// The distance to an event as published (the same hundredths as `distance`, which
     /// ranking uses: `GeoDistance.publishedKm`), for lists that only print it: from the
     /// feed's compact value, the event's record read only where the hundredth is in doubt.
     @inline(__always)
-    func publishedDistance(_ o: Origin?, _ i: Int32, _ f: EventIndex.FeedEvent) -> Double? {
+    func publishedDistance(_ o: Origin?, _ f: EventIndex.FeedEvent) -> Double? {
         guard let o, f.isPlaced else { return nil }
         if let d = GeoDistance.publishedKmWhenClear(cosLat1: o.cosLat, half1: o.half, cosLat2: f.cosLat, half2: f.half) { return d }
-        return distance(o, index.events[Int(i)])
+        return distance(o, index.events[Int(f.event)])
     }
 
     /// In reach and affordable, with the distance when in reach. A point outside the band of
@@ -343,7 +344,8 @@ package struct TicketsRanker {
         if lists.explore.count < settings.minItems { backfill(u, o) }
         tonightCandidates.sort { Self.ranksBefore($0.event, $0.score, $1.event, $1.score) }
         for x in tonightCandidates.prefix(settings.tonightSize) {
-            lists.tonight.append(TonightEntry(event: x.event, score: x.score, artist: index.artistIDs[Int(x.artist)], distanceKm: x.distance))
+            lists.tonight.append(TonightEntry(
+                event: x.event, id: index.events[Int(x.event)].id, score: x.score, artist: index.artistIDs[Int(x.artist)], distanceKm: x.distance))
         }
         feed(u, o)
     }
@@ -448,34 +450,47 @@ package struct TicketsRanker {
         }
     }
 
-    /// Upcoming events with a favourite performing, anywhere, by startsAt then id.
+    /// Upcoming events with a favourite performing, anywhere, by startsAt then id: the first
+    /// `feed.size` of the favourites' lists merged (each list is in index order, which is
+    /// that order), so a user reads only the dates they get, each list from its start, where
+    /// collecting every date of every favourite and sorting them read 3.6 times as many
+    /// (realistic `full`: 243 M dates collected for at most 68 M items).
     private mutating func feed(_ u: TicketsUser, _ o: Origin?) {
-        nextStamp()
-        feedEvents.removeAll(keepingCapacity: true)
+        let dates = index.feedOfArtist
+        feedMerge.removeAll()
         for f in favorites {
-            for k in index.eventsOfArtist.range(Int(f)) {
-                let i = index.eventsOfArtist.values[k]
-                guard seen[Int(i)] != stamp else { continue }
-                seen[Int(i)] = stamp
-                feedEvents.append(i)
-            }
+            let r = dates.range(Int(f))
+            guard !r.isEmpty else { continue }
+            feedMerge.push(FeedMerge.Cursor(event: dates.values[r.lowerBound].event, at: Int32(r.lowerBound), end: Int32(r.upperBound), artist: f))
         }
-        for f in favorites { artists[Int(f)].favorite = stamp }
-        feedEvents.sort()  // index order is startsAt-then-id order
-        for i in feedEvents.prefix(settings.feedSize) {
-            let f = index.feedEvents[Int(i)]
+        // The favourites' stamps (`isFavorite`) are this user's since `scoreArtists`.
+        var last: Int32 = -1
+        while lists.feed.count < settings.feedSize, var top = feedMerge.top {
+            let f = dates.values[Int(top.at)]
+            top.at += 1
+            if top.at < top.end {
+                top.event = dates.values[Int(top.at)].event
+                feedMerge.replaceTop(top)
+            } else {
+                feedMerge.popTop()
+            }
+            // An event with several favourites performing comes once from each of their
+            // lists, one after the other (the merge is in index order).
+            guard f.event != last else { continue }
+            last = f.event
             let start = lists.feedArtists.count
             if f.performersCount == 1 {
-                // The event was reached through a favourite: its only performer.
-                lists.feedArtists.append(f.onlyPerformer)
+                // The event was reached through this favourite: its only performer.
+                lists.feedArtists.append(index.artistIDs[Int(top.artist)])
             } else {
-                for k in f.performers where artists[Int(index.dense.values[k])].favorite == stamp {
+                for k in f.performers where isFavorite(index.dense.values[k]) {
                     let id = index.performers.values[k]
                     if !lists.feedArtists[start...].contains(id) { lists.feedArtists.append(id) }
                 }
             }
             lists.feed.append(FeedEntry(
-                event: i, artists: start..<lists.feedArtists.count, distanceKm: publishedDistance(o, i, f), following: u.follows.contains(f.id)))
+                event: f.event, id: f.id, artists: start..<lists.feedArtists.count, distanceKm: publishedDistance(o, f),
+                following: u.follows.contains(f.id)))
         }
     }
 }

@@ -136,4 +136,20 @@ import TonightGenerator
         #expect(String(decoding: run.bytes, as: UTF8.self).hasPrefix(#"{"key":"u0","items":[{"event":"E0","d":0},"#))
         #expect(run.scratch.count >= items * 64 + 1)
     }
+
+    /// The cursor writes an event id from the number (`eventID`): the quoted text of
+    /// `EventID.format`, every nibble value in every position, and nothing around it.
+    @Test func eventIDIsTheFormattedIDQuoted() {
+        var rng = SplitMix64(seed: 19)
+        var ids: [UInt64] = [0, .max, 0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210, 0x9999_AAAA_0000_FFFF, 1 << 63, 0xA]
+        // Every hex digit in every position, then random ids.
+        for d in 0..<UInt64(16) { for p in 0..<UInt64(16) { ids.append(d << (4 * p)) } }
+        for _ in 0..<100_000 { ids.append(rng.next()) }
+        var w = JSONWriter()
+        w.beginArray()
+        for id in ids { w.element(maxBytes: 18) { $0.eventID(id) } }
+        w.endArray()
+        let text = String(decoding: w.bytes, as: UTF8.self)
+        #expect(text == "[" + ids.map { "\"\(EventID.format($0))\"" }.joined(separator: ",") + "]")
+    }
 }
