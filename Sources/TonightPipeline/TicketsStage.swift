@@ -63,10 +63,10 @@ package struct TicketsStage: Stage {
         let writers = try Self.datasetNames.map { try files.writer($0) }
         let workers = Parallel.width
         context.progress.measure(.users, total: Int64(users.count))
-        // One ranker per worker for the whole stage (its place cache spans blocks), lent to
-        // one chunk at a time.
-        let shared = TicketsRanker.sharedPlaces(users, settings: settings)
-        let idle = Locked((0..<workers).map { _ in RankerBox(TicketsRanker(index: index, settings: settings, sharedPlaces: shared)) })
+        // One ranker per worker for the whole stage (its buffers are reused), lent to one
+        // chunk at a time; the orders of shared places are computed once for all of them.
+        let places = SharedPlaces(users, settings: settings)
+        let idle = Locked((0..<workers).map { _ in RankerBox(TicketsRanker(index: index, settings: settings, places: places)) })
         // A pipeline of two steps: blocks of users are ranked on all cores into JSON batches
         // while the writer thread appends the previous block's batches to the datasets
         // (whose frames are compressed on all cores). Order is kept, so the bytes do not
@@ -112,7 +112,8 @@ package struct TicketsStage: Stage {
                 let r = Parallel.range(c, of: chunks, in: blockEnd - blockStart)
                 let ranker = idle.withLock { $0.popLast() }!  // at most `workers` chunks run at once
                 defer { idle.withLock { $0.append(ranker) } }
-                Self.rank(users, order[(blockStart + r.lowerBound)..<(blockStart + r.upperBound)], ranker: &ranker.value, index: index, into: &batch)
+                Self.rank(users, order[(blockStart + r.lowerBound)..<(blockStart + r.upperBound)], places: places.placeOf,
+                          ranker: &ranker.value, index: index, into: &batch)
                 return batch
             }
             rankNanos += DispatchTime.now().uptimeNanoseconds - t0
@@ -144,6 +145,8 @@ package struct TicketsStage: Stage {
         }
         outcome.details["seconds.finish"] = String(format: "%.2f", Double(DispatchTime.now().uptimeNanoseconds - ranked) / 1e9)
         outcome.details["upcomingEvents"] = String(index.events.count)
+        outcome.details["sharedPlaces"] = String(places.count)
+        outcome.details["sharedPlaces.ordered"] = String(places.computed)
         outcome.recordShape("candidates", sink.candidates.map(Int.init), label: "users")
         outcome.recordShape("eventsInReach", sink.inReach.map(Int.init), label: "located users (1 in \(Self.shapeSample) sampled)")
         try files.finish()
@@ -161,11 +164,12 @@ package struct TicketsStage: Stage {
     /// copied for the call to `rank`, six fields retained and released, whether read
     /// through the array or a buffer: ~1 % of the stage.)
     static func rank(
-        _ users: [TicketsUser], _ positions: ArraySlice<Int>, ranker: inout TicketsRanker, index: EventIndex, into batch: inout TicketsBatch
+        _ users: [TicketsUser], _ positions: ArraySlice<Int>, places: [Int32], ranker: inout TicketsRanker, index: EventIndex,
+        into batch: inout TicketsBatch
     ) {
         users.withUnsafeBufferPointer { users in
             for k in positions {
-                ranker.rank(users[k])
+                ranker.rank(users[k], place: places[k])
                 batch.candidates.append(Int32(clamping: ranker.candidateCount))
                 if inShapeSample(users[k].id), let n = ranker.eventsInReach(users[k]) { batch.inReach.append(Int32(clamping: n)) }
                 if ranker.lists.writeExplore(user: users[k].id, to: &batch.records[0].json) {

@@ -7,21 +7,14 @@ extension TicketsRanker {
     /// dismissed, not listed; by pop·timeFactor·distance factor; cap on the headliner.
     /// Without a location the global popularity order is final; a place shared by several
     /// users walks its cached order; any other place takes `exactBackfill`.
-    mutating func backfill(_ u: TicketsUser, _ o: Origin?) {
+    mutating func backfill(_ u: TicketsUser, _ o: Origin?, place: Int32) {
         let need = settings.minItems - lists.explore.count
         chosen.removeAll(keepingCapacity: true)
         if let o {
-            // A place shared by several users: walk its cached order with this user's filters.
-            let place = place(u)!
-            let cached: PlaceOrder?
-            if let c = placeCache[place] {
-                cached = c
-            } else if sharedPlaces.contains(place) {
-                cached = placeOrder(o)
-                placeCache[place] = cached
-            } else {
-                cached = nil
-            }
+            // A place shared by several users: walk its order (computed once for all the
+            // rankers) with this user's filters.
+            var cached: PlaceOrder?
+            if place >= 0, let places { cached = places.order(place) { placeOrder(o) } }
             if let cached {
                 caps.copy(from: perArtist)
                 for c in cached.events where chosen.count < need {

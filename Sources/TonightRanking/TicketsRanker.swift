@@ -56,9 +56,6 @@ package struct TicketsRanker {
     var heap = CellHeap()
     /// The favourites feed's merge of the favourites' date lists.
     var feedMerge = FeedMerge()
-    /// Per place shared by several users: the in-reach upcoming events by popular score,
-    /// before any user's own filters; `complete` when nothing was cut.
-    var placeCache: [Place: PlaceOrder] = [:]
     /// How many events a place keeps (enough to fill the backfill after a user's filters).
     static let placeDepth = 96
 
@@ -118,37 +115,14 @@ package struct TicketsRanker {
         var reachLimit: Double
     }
 
-    /// Where a located user ranks from (the cache key of shared places).
-    package struct Place: Hashable, Sendable {
-        var lat: UInt64
-        var lon: UInt64
-        var radius: UInt64
-    }
+    /// The places several users rank from and their orders of popular events, shared by
+    /// the stage's rankers (nil: every located user takes the exact scan).
+    package let places: SharedPlaces?
 
-    /// Places shared by at least two users (home ZIP points, mostly): only these are cached;
-    /// a place of its own takes the exact early-stopping scan, which is cheaper than the
-    /// full in-reach sort a cache entry needs.
-    package let sharedPlaces: Set<Place>
-
-    func place(_ u: TicketsUser) -> Place? {
-        guard let la = u.lat, let lo = u.lon else { return nil }
-        return Place(lat: la.bitPattern, lon: lo.bitPattern, radius: (u.radiusKm ?? settings.radiusKm).bitPattern)
-    }
-
-    /// The places of two users or more.
-    package static func sharedPlaces(_ users: [TicketsUser], settings: RankingSettings) -> Set<Place> {
-        var count: [Place: Int] = [:]
-        for u in users {
-            guard let la = u.lat, let lo = u.lon else { continue }
-            count[Place(lat: la.bitPattern, lon: lo.bitPattern, radius: (u.radiusKm ?? settings.radiusKm).bitPattern), default: 0] += 1
-        }
-        return Set(count.filter { $0.value > 1 }.keys)
-    }
-
-    package init(index: EventIndex, settings: RankingSettings, sharedPlaces: Set<Place> = []) {
+    package init(index: EventIndex, settings: RankingSettings, places: SharedPlaces? = nil) {
         self.index = index
         self.settings = settings
-        self.sharedPlaces = sharedPlaces
+        self.places = places
         artists = [ArtistState](repeating: ArtistState(), count: index.artistIDs.count)
         let placed = index.placedEventsOfArtist
         for a in artists.indices {
@@ -329,7 +303,9 @@ package struct TicketsRanker {
     }
 
     /// Ranks one user: afterwards `lists` holds their explore deck, feed and tonight's picks.
-    package mutating func rank(_ u: TicketsUser) {
+    /// `place`: the number of the user's place in `places` (`SharedPlaces.placeOf`), -1 when
+    /// no other user shares it.
+    package mutating func rank(_ u: TicketsUser, place: Int32 = -1) {
         lists.removeAll()
         nextStamp()
         favorites.removeAll(keepingCapacity: true)
@@ -341,7 +317,7 @@ package struct TicketsRanker {
         collectCandidates(u, o)
         perArtist.removeAll()
         fillExplore()
-        if lists.explore.count < settings.minItems { backfill(u, o) }
+        if lists.explore.count < settings.minItems { backfill(u, o, place: place) }
         tonightCandidates.sort { Self.ranksBefore($0.event, $0.score, $1.event, $1.score) }
         for x in tonightCandidates.prefix(settings.tonightSize) {
             lists.tonight.append(TonightEntry(
