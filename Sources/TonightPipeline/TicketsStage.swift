@@ -145,8 +145,6 @@ package struct TicketsStage: Stage {
         }
         outcome.details["seconds.finish"] = String(format: "%.2f", Double(DispatchTime.now().uptimeNanoseconds - ranked) / 1e9)
         outcome.details["upcomingEvents"] = String(index.events.count)
-        outcome.details["sharedPlaces"] = String(places.count)
-        outcome.details["sharedPlaces.ordered"] = String(places.computed)
         outcome.recordShape("candidates", sink.candidates.map(Int.init), label: "users")
         outcome.recordShape("eventsInReach", sink.inReach.map(Int.init), label: "located users (1 in \(Self.shapeSample) sampled)")
         try files.finish()
