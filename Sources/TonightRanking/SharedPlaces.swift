@@ -25,31 +25,39 @@ package final class SharedPlaces: @unchecked Sendable {
     /// Orders computed so far (each place at most once).
     package var computed: Int { orders.withLock { $0.reduce(0) { $0 + ($1 == nil ? 0 : 1) } } }
 
-    /// Numbers the places of two users or more, in the users' order.
+    /// Numbers the places of two users or more, in the users' order (one hash lookup per
+    /// user: this runs before ranking, on one core).
     package init(_ users: [TicketsUser], settings: RankingSettings) {
-        var users1: [Key: Int32] = [:]
-        var keys = [Key?](repeating: nil, count: users.count)
+        // Every place, numbered as first met, and how many users rank from it.
+        var first: [Key: Int32] = [:]
+        var users1: [Int32] = []
+        var placeOf = [Int32](repeating: -1, count: users.count)
         for (k, u) in users.enumerated() {
             guard let la = u.lat, let lo = u.lon else { continue }
             let key = Key(lat: la.bitPattern, lon: lo.bitPattern, radius: (u.radiusKm ?? settings.radiusKm).bitPattern)
-            keys[k] = key
-            users1[key, default: 0] += 1
+            let p = Self.number(&first[key, default: -1], next: Int32(users1.count))
+            if p == users1.count { users1.append(0) }
+            users1[Int(p)] += 1
+            placeOf[k] = p
         }
-        var number: [Key: Int32] = [:]
-        var placeOf = [Int32](repeating: -1, count: users.count)
-        for (k, key) in keys.enumerated() {
-            guard let key, users1[key]! > 1 else { continue }
-            if let n = number[key] {
-                placeOf[k] = n
-            } else {
-                let n = Int32(number.count)
-                number[key] = n
-                placeOf[k] = n
-            }
+        // The shared ones renumbered densely, in the same order; the others -1.
+        var shared = [Int32](repeating: -1, count: users1.count)
+        var count: Int32 = 0
+        for (p, n) in users1.enumerated() where n > 1 {
+            shared[p] = count
+            count += 1
         }
+        for k in placeOf.indices where placeOf[k] >= 0 { placeOf[k] = shared[Int(placeOf[k])] }
         self.placeOf = placeOf
-        count = number.count
-        orders = Locked([TicketsRanker.PlaceOrder?](repeating: nil, count: number.count))
+        self.count = Int(count)
+        orders = Locked([TicketsRanker.PlaceOrder?](repeating: nil, count: Int(count)))
+    }
+
+    /// A place's number: the one it has, else `next` (given through the dictionary's
+    /// in-place access, so a place met for the first time costs one lookup, not two).
+    private static func number(_ slot: inout Int32, next: Int32) -> Int32 {
+        if slot < 0 { slot = next }
+        return slot
     }
 
     /// Place `p`'s order: the stored one, else `compute()`'s, stored for the others. Two
