@@ -113,7 +113,7 @@ package struct TicketsStage: Stage {
                 let ranker = idle.withLock { $0.popLast() }!  // at most `workers` chunks run at once
                 defer { idle.withLock { $0.append(ranker) } }
                 Self.rank(users, order[(blockStart + r.lowerBound)..<(blockStart + r.upperBound)], places: places.placeOf,
-                          ranker: &ranker.value, index: index, into: &batch)
+                          ranker: &ranker.value, into: &batch)
                 return batch
             }
             rankNanos += DispatchTime.now().uptimeNanoseconds - t0
@@ -162,8 +162,7 @@ package struct TicketsStage: Stage {
     /// copied for the call to `rank`, six fields retained and released, whether read
     /// through the array or a buffer: ~1 % of the stage.)
     static func rank(
-        _ users: [TicketsUser], _ positions: ArraySlice<Int>, places: [Int32], ranker: inout TicketsRanker, index: EventIndex,
-        into batch: inout TicketsBatch
+        _ users: [TicketsUser], _ positions: ArraySlice<Int>, places: [Int32], ranker: inout TicketsRanker, into batch: inout TicketsBatch
     ) {
         users.withUnsafeBufferPointer { users in
             for k in positions {

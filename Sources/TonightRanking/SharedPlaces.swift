@@ -30,20 +30,20 @@ package final class SharedPlaces: @unchecked Sendable {
     package init(_ users: [TicketsUser], settings: RankingSettings) {
         // Every place, numbered as first met, and how many users rank from it.
         var first: [Key: Int32] = [:]
-        var users1: [Int32] = []
+        var usersAt: [Int32] = []
         var placeOf = [Int32](repeating: -1, count: users.count)
         for (k, u) in users.enumerated() {
             guard let la = u.lat, let lo = u.lon else { continue }
             let key = Key(lat: la.bitPattern, lon: lo.bitPattern, radius: (u.radiusKm ?? settings.radiusKm).bitPattern)
-            let p = Self.number(&first[key, default: -1], next: Int32(users1.count))
-            if p == users1.count { users1.append(0) }
-            users1[Int(p)] += 1
+            let p = Self.number(&first[key, default: -1], next: Int32(usersAt.count))
+            if p == usersAt.count { usersAt.append(0) }
+            usersAt[Int(p)] += 1
             placeOf[k] = p
         }
         // The shared ones renumbered densely, in the same order; the others -1.
-        var shared = [Int32](repeating: -1, count: users1.count)
+        var shared = [Int32](repeating: -1, count: usersAt.count)
         var count: Int32 = 0
-        for (p, n) in users1.enumerated() where n > 1 {
+        for (p, n) in usersAt.enumerated() where n > 1 {
             shared[p] = count
             count += 1
         }

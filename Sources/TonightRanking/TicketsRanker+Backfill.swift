@@ -13,8 +13,7 @@ extension TicketsRanker {
         if let o {
             // A place shared by several users: walk its order (computed once for all the
             // rankers) with this user's filters.
-            var cached: PlaceOrder?
-            if place >= 0, let places { cached = places.order(place) { placeOrder(o) } }
+            let cached = place >= 0 ? places?.order(place) { placeOrder(o) } : nil
             if let cached {
                 caps.copy(from: perArtist)
                 for c in cached.events where chosen.count < need {
