@@ -15,8 +15,10 @@ final class GzipSource: ByteSource {
         self.path = path
         input = .allocate(byteCount: 1 << 18, alignment: 16)
         // 15 + 16: gzip wrapper only, 32 KiB window.
+        // Every property is set by now, so a throw runs `deinit`, which frees `input` and
+        // ends the stream (a no-op on one whose initialisation failed): freeing here too
+        // would free the buffer twice.
         guard tonight_inflateInit2(&stream, 15 + 16) == Z_OK else {
-            input.deallocate()
             throw TonightError(.internal, "zlib initialisation failed", file: path)
         }
     }

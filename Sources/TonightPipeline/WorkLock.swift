@@ -17,8 +17,11 @@ package final class WorkLock {
         case shared
     }
 
+    // The properties are set only once the lock is held: an initialiser that throws after
+    // setting them all runs `deinit`, which would close (and truncate) the descriptor a
+    // second time, by then perhaps another thread's file.
     private let fd: Int32
-    private var exclusive = true
+    private let exclusive: Bool
     let url: URL
 
     /// `WORK/lock` in `mode`, without waiting.
@@ -33,8 +36,8 @@ package final class WorkLock {
     /// taken.
     package init(directory: URL, file: String, mode: Mode = .exclusive, holder what: String, hint: String) throws {
         try FileIO.createDirectory(directory)
-        url = directory.appendingPathComponent(file)
-        fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let url = directory.appendingPathComponent(file)
+        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw TonightError.io("open lock file", path: url.path) }
         if flock(fd, (mode == .exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
             let holder = (try? String(contentsOf: url, encoding: .utf8))?
@@ -43,16 +46,18 @@ package final class WorkLock {
             throw TonightError(
                 .lockHeld, "\(what)" + (holder.isEmpty ? "" : " (pid \(holder))"), file: url.path, hint: hint)
         }
+        if mode == .exclusive { Self.writePID(fd) }
+        self.url = url
+        self.fd = fd
         exclusive = mode == .exclusive
-        if exclusive { Self.writePID(fd) }
     }
 
     /// Locks `directory/file` exclusively, waiting for the holder (checking for SIGTERM and
     /// SIGINT while it waits); logs once that it waits.
     package init(waitingFor file: String, in directory: URL, logger: Logger, what: String) throws {
         try FileIO.createDirectory(directory)
-        url = directory.appendingPathComponent(file)
-        fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let url = directory.appendingPathComponent(file)
+        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw TonightError.io("open lock file", path: url.path) }
         var logged = false
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
@@ -69,6 +74,9 @@ package final class WorkLock {
             usleep(50_000)
         }
         Self.writePID(fd)
+        self.url = url
+        self.fd = fd
+        exclusive = true
     }
 
     private static func writePID(_ fd: Int32) {
