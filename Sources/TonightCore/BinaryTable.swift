@@ -104,21 +104,7 @@ package enum BinaryTable {
         let data = try FileIO.read(url)
         return try data.withUnsafeBytes { raw -> [T] in
             var r = BinaryReader(raw, name: url.path)
-            for b in magic where try r.readByte() != b {
-                throw TonightError(.invalidInput, "not a Tonight binary table", file: url.path)
-            }
-            let name = try r.readString()
-            guard name == table else {
-                throw TonightError(.invalidInput, "table is '\(name)', expected '\(table)'", file: url.path)
-            }
-            let version = try r.readUInt64()
-            guard version == UInt64(R.schemaVersion) else {
-                throw TonightError(
-                    .invalidInput, "table schema version \(version), this build reads \(R.schemaVersion)",
-                    file: url.path, hint: "re-run the stage with --force")
-            }
-            // Every row takes at least one byte: a count above the bytes left is corrupt.
-            let count = try r.readCount(bytesPerElement: 1)
+            let count = try readHeader(&r, R.self, table: table, url: url)
             var rows = [T]()
             rows.reserveCapacity(count)
             for _ in 0..<count {

@@ -72,6 +72,12 @@ package struct TicketsUser: Sendable, Equatable, BinaryRecord {
         try r.skipOptionalDouble()
     }
 
+    /// Skips one row (how `BinaryTable.readParallel` finds where runs of rows start).
+    @Sendable package static func skip(_ r: inout BinaryReader) throws {
+        try r.skipString()
+        try skipRest(&r)
+    }
+
     /// Skips the fields after the id.
     fileprivate static func skipRest(_ r: inout BinaryReader) throws {
         try skipPlace(&r)

@@ -28,7 +28,7 @@ package struct AlertsStage: Stage {
     package func run(_ context: StageContext) throws -> StageOutcome {
         var clock = PhaseClock()
         let located = try context.read(.locatedEvents)
-        let users = try context.read(.ticketsUsers, owned: { r, owned in try TicketsUser.readIDAndFollows(&r, if: owned) })
+        let users = try context.read(.ticketsUsers, skip: TicketsUser.skip, owned: { r, owned in try TicketsUser.readIDAndFollows(&r, if: owned) })
         clock.lap("read")
         var outcome = StageOutcome()
         var files = DatasetFiles(context, stage: self)

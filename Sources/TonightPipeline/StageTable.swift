@@ -108,12 +108,14 @@ extension StageContext {
     /// The rows of an upstream per-user table that the running stage owns (every row, unless
     /// it runs as a shard): `row` reads a row whole and returns nil for one whose id
     /// (UTF-8 bytes) `owned` refuses, so a shard never decodes the other shards' users.
+    /// Decoded on every core (`BinaryTable.readParallel`; `skip` steps over one row).
     package func read<R, T>(
-        _ table: StageTable<R>, owned row: (inout BinaryReader, (UnsafeRawBufferPointer) -> Bool) throws -> T?
+        _ table: StageTable<R>, skip: @Sendable (inout BinaryReader) throws -> Void,
+        owned row: @Sendable (inout BinaryReader, (UnsafeRawBufferPointer) -> Bool) throws -> T?
     ) throws -> [T] {
         let shard = shard
-        let owned: (UnsafeRawBufferPointer) -> Bool = { shard?.owns(idBytes: $0) ?? true }
-        return try BinaryTable.read(R.self, table: table.name, from: url(of: table), some: { r in try row(&r, owned) })
+        let owned: @Sendable (UnsafeRawBufferPointer) -> Bool = { shard?.owns(idBytes: $0) ?? true }
+        return try BinaryTable.readParallel(R.self, table: table.name, from: url(of: table), skip: skip, some: { r in try row(&r, owned) })
     }
 
     /// Writes one of this stage's tables.

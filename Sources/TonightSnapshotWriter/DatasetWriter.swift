@@ -56,6 +56,11 @@ package struct DatasetWriter {
     private var index: SeekableZstdWriter
     private var indexedFrames = 0
     private var line: [UInt8] = []
+    /// The key table (layout 2), written block by block as frames come in (see
+    /// `KeyTableWriter`); `keyBytes` holds the blocks not yet written.
+    private var keyTable = KeyTableWriter()
+    private let keyOutput: FileOutput?
+    private var keyBytes: [UInt8] = []
     /// Frames indexed at once while records come in.
     private static let indexEvery = 4_096
     /// Records held back for training: their bytes (each with its newline) and keys.
@@ -82,6 +87,13 @@ package struct DatasetWriter {
         index = SeekableZstdWriter(frameBytes: 64 << 10, level: level)
         let output = try FileOutput(path: directory.appendingPathComponent(Self.fileName(name)).path, sync: sync)
         self.output = output
+        if layout == 2 {
+            let keys = try FileOutput(path: directory.appendingPathComponent(Self.keyTableFileName(name)).path, sync: sync)
+            try keys.write(keyTable.placeholder())
+            keyOutput = keys
+        } else {
+            keyOutput = nil
+        }
         if training.capacity == 0 { data = makeData(dictionary: nil) }
     }
 
@@ -139,7 +151,11 @@ package struct DatasetWriter {
     /// closes every file.
     package mutating func finish() throws -> Summary {
         if data == nil { try trainAndReplay() }
+        // Taken out of `self`, so that finishing mutates the only reference: a copy left in
+        // `self.data` made the first append copy the list of every frame (a million
+        // `FrameInfo`s, their keys retained) and the seek table entries, ~0.2 s.
         var data = self.data!
+        self.data = nil
         _ = try data.finish()
         self.data = data
         try output.syncAndClose()
@@ -157,10 +173,12 @@ package struct DatasetWriter {
                 summary.dictionaryBytes = dictionary.bytes.count
                 summary.dictionaryID = dictionary.id
             }
-            let table = KeyTableWriter.build(frames: data.frames, records: data.records, dataBytes: data.compressedBytes)
-            try write(table, to: Self.keyTableFileName(name))
+            let header = keyTable.finish(frames: data.frames, records: data.records, dataBytes: data.compressedBytes, to: &keyBytes)
+            try keyOutput!.write(keyBytes)
+            try keyOutput!.write(header, at: 0)
+            try keyOutput!.syncAndClose()
             summary.keyTableFile = Self.keyTableFileName(name)
-            summary.keyTableBytes = table.count
+            summary.keyTableBytes = keyTable.fileBytes
         }
         return summary
     }
@@ -177,6 +195,13 @@ package struct DatasetWriter {
     /// `{"frame":i,"first":…,"last":…,"records":n}`.
     private mutating func indexFrames() throws {
         guard let frames = data?.frames, frames.count > indexedFrames else { return }
+        if keyOutput != nil {
+            keyTable.addBlocks(of: frames, to: &keyBytes)
+            if !keyBytes.isEmpty {
+                try keyOutput!.write(keyBytes)
+                keyBytes.removeAll(keepingCapacity: true)
+            }
+        }
         for i in indexedFrames..<frames.count {
             let f = frames[i]
             line.removeAll(keepingCapacity: true)
@@ -244,6 +269,17 @@ final class FileOutput {
             #else
             flusher.async { _ = fsync(fd) }  // Darwin declares no fdatasync
             #endif
+        }
+    }
+
+    /// Writes `bytes` at `offset` (pwrite: the file offset is left where it is).
+    func write(_ bytes: [UInt8], at offset: Int) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Foundation.pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw SnapshotError(file: path, "write failed: \(String(cString: strerror(errno)))", code: .io) }
+            done += n
         }
     }
 

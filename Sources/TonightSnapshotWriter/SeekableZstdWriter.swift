@@ -170,19 +170,29 @@ package struct SeekableZstdWriter {
     package mutating func finish() throws -> [UInt8] {
         try closeFrame()
         try compressPending()
-        var table: [UInt8] = []
-        table.reserveCapacity(entries.count * 12 + 17)
-        func le32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { table.append(contentsOf: $0) } }
-        le32(SeekableZstdFile.skippableMagic)
-        le32(UInt32(entries.count * 12 + 9))
-        for (c, d, sum) in entries {
-            le32(c)
-            le32(d)
-            le32(sum)
+        // Stored in place: appending a million entries four bytes at a time took 0.07 s at
+        // the end of a large dataset.
+        let tableBytes = entries.count * 12 + 17
+        let table = [UInt8](unsafeUninitializedCapacity: tableBytes) { buffer, count in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            var at = 0
+            func le32(_ v: UInt32) {
+                raw.storeBytes(of: v.littleEndian, toByteOffset: at, as: UInt32.self)
+                at += 4
+            }
+            le32(SeekableZstdFile.skippableMagic)
+            le32(UInt32(entries.count * 12 + 9))
+            for (c, d, sum) in entries {
+                le32(c)
+                le32(d)
+                le32(sum)
+            }
+            le32(UInt32(entries.count))
+            raw[at] = 0x80  // checksums present
+            at += 1
+            le32(SeekableZstdFile.seekableMagic)
+            count = at
         }
-        le32(UInt32(entries.count))
-        table.append(0x80)  // checksums present
-        le32(SeekableZstdFile.seekableMagic)
         compressedBytes += table.count
         if let sink {
             try sink(table)
