@@ -17,7 +17,7 @@ package struct TicketsRanker {
     /// this user (`favorite == stamp`), and the first of its affinity contributions (-1:
     /// none), side by side so that the edge loop touches one cache line per artist.
     var artists: [ArtistState]
-    private var touched: [Int32] = []
+    var touched: [Int32] = []
     /// This user's affinity contributions (favourite → artist), linked per artist: what
     /// `because` reads instead of searching every favourite's edges again.
     private var contributions: [Contribution] = []
@@ -325,15 +325,7 @@ package struct TicketsRanker {
         candidatesFound = 0
         tonightCandidates.removeAll(keepingCapacity: true)
         guard let o else {
-            // Every date of every touched artist, from the artists' compact lists: a user
-            // without a place reads no event record (most of this loop's time was the miss
-            // on each date's record for its price).
-            let listed = index.listedEventsOfArtist
-            for t in touched.indices {
-                let a = Int(touched[t])
-                guard artists[a].score > 0 else { continue }
-                for k in listed.range(a) { considerUnplaced(listed.values[k], Int32(a), u) }
-            }
+            collectUnplaced(u)
             return
         }
         // Most tour dates are far away: only the artist's dates inside the band of latitude
@@ -386,19 +378,6 @@ package struct TicketsRanker {
     func bestArtist(_ i: Int32, only: Int32?) -> (Int32, Double)? {
         if let only { return (only, artists[Int(only)].score) }
         return bestArtist(i)
-    }
-
-    /// One upcoming event of a touched artist for a user without a place (each event once
-    /// per user): `reachable` and `candidate` without a place (everything is in reach; no
-    /// distance factor, which is 1; no tonight's picks, which need a place).
-    @inline(__always)
-    private mutating func considerUnplaced(_ l: EventIndex.ListedEvent, _ a: Int32, _ u: TicketsUser) {
-        guard seen[Int(l.event)] != stamp else { return }
-        seen[Int(l.event)] = stamp
-        if let max = u.maxPrice, l.priceMin > max { return }
-        guard let (best, sv) = bestArtist(l.event, only: l.performers == 1 ? a : nil) else { return }
-        guard !u.dismissed.contains(l.id) && !u.follows.contains(l.id) else { return }
-        keep(Candidate(event: l.event, score: sv * l.timeFactor, artist: best, distance: nil))
     }
 
     /// An event in reach of a located user and affordable: its a*(e), then a card of the deck
