@@ -54,6 +54,9 @@ package struct TicketsStage: Stage {
             let index = EventIndex(events: located, venues: venues, edges: edges.map { ($0.source, $0.target, $0.score) }, settings: settings)
             built.withLock { $0 = (index, Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9) }
         }
+        // A failed read of the users must not leave the index being built after the stage
+        // has failed (`join` is safe to call twice).
+        defer { try? indexJob.join() }
         let t = DispatchTime.now().uptimeNanoseconds
         let users = try context.read(.ticketsUsers, skip: TicketsUser.skip, owned: { r, owned in try TicketsUser.read(&r, if: owned) })
         let t1 = DispatchTime.now().uptimeNanoseconds

@@ -40,7 +40,10 @@ extension TicketsRanker {
     /// last of them ranks before `l` by score alone (not a near-tie). An artist's dates are
     /// listed by start, so their time factors, and the scores `s(a)` times them, only fall:
     /// every later one-performer date of `a` ranks after it too. (The 390 listed dates per
-    /// such user were read and kept or refused one by one.)
+    /// such user were read and kept or refused one by one.) The date's score is taken
+    /// 1e-12 larger than computed: `exp` is within an ulp of the true value but not promised
+    /// monotone, so a later date's time factor may exceed this one's by an ulp or two; with
+    /// the slack, every later date is still below the last kept by more than a near-tie.
     @inline(__always)
     func singlesAreDominated(_ a: Int, from l: EventIndex.ListedEvent) -> Bool {
         let k = keptPerArtist
@@ -48,7 +51,7 @@ extension TicketsRanker {
         let base = a * k
         var worst = candidates[Int(keptSlots[base])].score
         for j in 1..<k { worst = min(worst, candidates[Int(keptSlots[base + j])].score) }
-        return ScoreOrder.compare(worst, artists[a].score * l.timeFactor) == -1
+        return ScoreOrder.compare(worst, artists[a].score * l.timeFactor * (1 + 1e-12)) == -1
     }
 
     /// One upcoming event of a touched artist for a user without a place (each event once
