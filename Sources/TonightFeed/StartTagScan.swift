@@ -119,13 +119,16 @@ struct StartTagScan {
             case .bang:
                 bang.append(base[i])
                 i += 1
-                if bang == [0x2D, 0x2D] {
+                // Compared in place: building the prefixes as arrays cost an allocation per
+                // byte of every `<![CDATA[` (1.65 M on the `full` feed).
+                let k = bang.count
+                if k == 2 && bang[0] == 0x2D && bang[1] == 0x2D {
                     state = .comment
                     matched = 0
-                } else if bang == Self.cdataOpen {
+                } else if k == Self.cdataOpen.count && bang.elementsEqual(Self.cdataOpen) {
                     state = .cdata
                     matched = 0
-                } else if !(Array(Self.cdataOpen.prefix(bang.count)) == bang || bang == [0x2D]) {
+                } else if !((k < Self.cdataOpen.count && Self.cdataOpen[..<k].elementsEqual(bang)) || (k == 1 && bang[0] == 0x2D)) {
                     state = .off  // a DOCTYPE or worse: the parser refuses it at once
                 }
             case .startTag:

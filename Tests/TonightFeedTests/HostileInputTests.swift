@@ -53,6 +53,26 @@ import TonightGenerator
         }
     }
 
+    /// After comments and CDATA sections (and `<!-`-like starts split at any byte) the scan
+    /// keeps counting: a later start tag over the limit is still refused; after a DOCTYPE it
+    /// stands aside (the parser refuses the document itself).
+    @Test(arguments: [1, 2, 3, 5, 9, 64])
+    func prescanKeepsCountingAfterHiddenMarkup(_ chunk: Int) throws {
+        func scan(_ xml: String, max: Int) throws {
+            let bytes = Array(xml.utf8)
+            var scan = StartTagScan(maxAttributes: max)
+            for start in stride(from: 0, to: bytes.count, by: chunk) {
+                try bytes[start..<min(bytes.count, start + chunk)].withUnsafeBytes { try scan.scan($0) }
+            }
+        }
+        let hidden = "<r><!----><!-- x=1 y=2 z=3 --><a><![CDATA[<b p=1 q=2 r=3>]]></a><![CDATA[]]><c/>"
+        let flood = "<d p=\"1\" q=\"2\" r=\"3\"/></r>"
+        try scan(hidden + "<d p=\"1\"/></r>", max: 2)
+        #expect(throws: StartTagScan.Violation.self) { try scan(hidden + flood, max: 2) }
+        try scan("<!DOCTYPE r><r>" + flood, max: 2)  // stood aside at the DOCTYPE
+        try scan("<r><![CDATX[" + flood, max: 2)  // not a CDATA opening: stood aside too
+    }
+
     /// A text field holding an element is rejected as a record (`element-in-field`); the rest
     /// of the section is kept. 100 MB of name split by `<x/>` every 512 KiB (which used to
     /// pass the per-node text limit and be published) is one such reject: nothing of it is kept.

@@ -72,4 +72,28 @@ import TonightExports
         #expect(places.count > 20 && cachedBackfills > 100, "\(places.count) places, \(cachedBackfills) backfills")
         #expect(places.computed > 0 && places.computed <= places.count && places.computed < cachedBackfills)
     }
+
+    /// A cached order owns a buffer sized to it, never the ranker's scratch pool: an order
+    /// that shared the pool's buffer (`Array(pool.prefix(n))` of the whole pool) kept the
+    /// pool's full capacity alive in the cache and made the next ranking allocate a fresh pool
+    /// (2.3 GB allocated, peak memory +0.5 GB on realistic `full`).
+    @Test func placeOrdersOwnTheirMemory() throws {
+        let w = PerArtistCutTests.world, settings = try Self.settings()
+        let index = EventIndex(events: w.events, venues: w.venues, edges: w.edges.map { ($0.source, $0.target, $0.score) }, settings: settings)
+        var ranker = TicketsRanker(index: index, settings: settings)
+        var far = try #require(w.users.first { $0.lat != nil })
+        far.radiusKm = 20_000  // every event in reach: the pool grows past placeDepth
+        let wide = ranker.placeOrder(try #require(ranker.origin(far)))
+        #expect(!wide.complete && wide.events.count == TicketsRanker.placeDepth)
+        let grown = ranker.pool.capacity
+        #expect(grown > 4 * TicketsRanker.placeDepth, "pool capacity \(grown)")
+        var near = far
+        near.radiusKm = 30  // a few events: the order is the whole pool
+        let small = ranker.placeOrder(try #require(ranker.origin(near)))
+        #expect(small.complete && small.events.count == ranker.pool.count && !small.events.isEmpty)
+        let shared = small.events.withUnsafeBufferPointer { e in ranker.pool.withUnsafeBufferPointer { $0.baseAddress == e.baseAddress } }
+        #expect(!shared, "the cached order shares the pool's buffer")
+        #expect(small.events.capacity < 2 * TicketsRanker.placeDepth, "order capacity \(small.events.capacity)")
+        #expect(ranker.pool.capacity == grown, "the pool keeps its capacity")
+    }
 }
