@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 import TonightCore
 
 /// Content hashes of input files, remembered in `WORK/hash-cache.json` so that the 119 MB feed
@@ -42,22 +43,73 @@ final class FileHashCache {
         entries.merge(Self.load(url)) { mine, _ in mine }
     }
 
-    func hash(_ file: URL) throws -> (hash: String, bytes: Int64) {
-        var st = stat()
-        guard stat(file.path, &st) == 0 else { throw TonightError.io("stat", path: file.path) }
-        let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-        let ctime = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
-        let key = file.standardizedFileURL.path
-        if let e = entries[key], e.size == Int64(st.st_size), e.mtimeNs == mtime, e.ctimeNs == ctime, e.inode == UInt64(st.st_ino),
-            e.hashedAtNs - max(mtime, ctime) > Self.racyWindow
-        {
-            return (e.sha256, e.size)
+    /// A file's identity when it is looked up: what a cache entry must match.
+    private struct Identity {
+        var key: String
+        var size: Int64
+        var mtimeNs: Int64
+        var ctimeNs: Int64
+        var inode: UInt64
+
+        init(_ file: URL) throws {
+            var st = stat()
+            guard stat(file.path, &st) == 0 else { throw TonightError.io("stat", path: file.path) }
+            key = file.standardizedFileURL.path
+            size = Int64(st.st_size)
+            mtimeNs = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+            ctimeNs = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+            inode = UInt64(st.st_ino)
         }
+    }
+
+    /// Files this process hashed itself (by `prefetch`): trusted for this run even inside the
+    /// racy window, which guards later runs against edits the timestamps cannot show.
+    private var hashedHere: Set<String> = []
+    /// Files read and hashed by this cache (for the tests: a hit reads nothing).
+    private(set) var filesHashed = 0
+
+    /// The cached hash of a file with this identity, if the entry may be trusted.
+    private func trusted(_ id: Identity) -> Entry? {
+        guard let e = entries[id.key], e.size == id.size, e.mtimeNs == id.mtimeNs, e.ctimeNs == id.ctimeNs, e.inode == id.inode,
+              hashedHere.contains(id.key) || e.hashedAtNs - max(id.mtimeNs, id.ctimeNs) > Self.racyWindow else { return nil }
+        return e
+    }
+
+    private func remember(_ id: Identity, sha256: String, hashedAtNs: Int64) {
+        entries[id.key] = Entry(size: id.size, mtimeNs: id.mtimeNs, ctimeNs: id.ctimeNs, inode: id.inode, sha256: sha256, hashedAtNs: hashedAtNs)
+        dirty = true
+    }
+
+    func hash(_ file: URL) throws -> (hash: String, bytes: Int64) {
+        let id = try Identity(file)
+        if let e = trusted(id) { return (e.sha256, e.size) }
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
         let h = try ContentHash.file(file)
-        entries[key] = Entry(size: Int64(st.st_size), mtimeNs: mtime, ctimeNs: ctime, inode: UInt64(st.st_ino), sha256: h, hashedAtNs: now)
-        dirty = true
-        return (h, Int64(st.st_size))
+        filesHashed += 1
+        remember(id, sha256: h, hashedAtNs: now)
+        return (h, id.size)
+    }
+
+    /// Hashes the files among `files` that the cache cannot answer, on every core (largest
+    /// first), so that a new night's inputs (~400 MB on realistic `full`) are not hashed one
+    /// after another on one core while the plan is made. The identity of each file is taken
+    /// before it is read, as `hash` does. Missing files are left to `hash`, which reports them.
+    func prefetch(_ files: [URL]) throws {
+        var missing: [(url: URL, id: Identity)] = []
+        for f in Set(files.map(\.standardizedFileURL)) {
+            guard let id = try? Identity(f), trusted(id) == nil else { continue }
+            missing.append((f, id))
+        }
+        guard missing.count > 1 else { return }
+        missing.sort { $0.id.size > $1.id.size || ($0.id.size == $1.id.size && $0.id.key < $1.id.key) }
+        let now = Int64(Date().timeIntervalSince1970 * 1e9)
+        let urls = missing.map(\.url)
+        let hashes = try Parallel.map(urls.count) { try ContentHash.file(urls[$0]) }
+        filesHashed += urls.count
+        for (m, h) in zip(missing, hashes) {
+            remember(m.id, sha256: h, hashedAtNs: now)
+            hashedHere.insert(m.id.key)
+        }
     }
 
     func save() {

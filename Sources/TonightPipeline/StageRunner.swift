@@ -100,6 +100,21 @@ package final class StageRunner: @unchecked Sendable {
         return Set(graph.stages.map(\.name))
     }
 
+    /// The files among a stage's inputs that `describe` hashes (those present).
+    func inputFiles(_ stage: any Stage) -> [URL] {
+        stage.inputs.flatMap { input -> [URL] in
+            switch input {
+            case .file(_, let candidates, _):
+                return candidates.map { options.inputs.appendingPathComponent($0) }.filter(FileIO.exists)
+            case .directory(_, let path):
+                let dir = options.inputs.appendingPathComponent(path)
+                return FileIO.list(dir).filter { $0.hasSuffix(".csv") }.map { dir.appendingPathComponent($0) }
+            case .stage, .previousNight, .timeZoneDatabase:
+                return []
+            }
+        }
+    }
+
     /// Resolves a stage's inputs and computes its fingerprint record (nothing is run).
     func describe(_ stage: any Stage, upstream: [String: String]) throws -> StageRecord {
         var inputs: [StageRecord.Input] = []
@@ -186,6 +201,9 @@ package final class StageRunner: @unchecked Sendable {
         for stage in graph.stages.reversed() where needed.contains(stage.name) {
             needed.formUnion(stage.upstreamStages)
         }
+        // Every input file the plan fingerprints, hashed on every core before the stages are
+        // described one by one (a new night's files are not in the hash cache).
+        try hashes.prefetch(graph.stages.filter { needed.contains($0.name) }.flatMap(inputFiles))
         var fingerprints: [String: String] = [:]
         var entries: [PlanEntry] = []
         for stage in graph.stages where needed.contains(stage.name) {
