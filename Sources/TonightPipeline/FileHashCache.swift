@@ -94,7 +94,7 @@ final class FileHashCache {
     /// first), so that a new night's inputs (~400 MB on realistic `full`) are not hashed one
     /// after another on one core while the plan is made. The identity of each file is taken
     /// before it is read, as `hash` does. Missing files are left to `hash`, which reports them.
-    func prefetch(_ files: [URL]) throws {
+    func prefetch(_ files: [URL], width: Int? = nil) throws {
         var missing: [(url: URL, id: Identity)] = []
         for f in Set(files.map(\.standardizedFileURL)) {
             guard let id = try? Identity(f), trusted(id) == nil else { continue }
@@ -104,7 +104,7 @@ final class FileHashCache {
         missing.sort { $0.id.size > $1.id.size || ($0.id.size == $1.id.size && $0.id.key < $1.id.key) }
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
         let urls = missing.map(\.url)
-        let hashes = try Parallel.map(urls.count) { try ContentHash.file(urls[$0]) }
+        let hashes = try Parallel.map(urls.count, width: width) { try ContentHash.file(urls[$0]) }
         filesHashed += urls.count
         for (m, h) in zip(missing, hashes) {
             remember(m.id, sha256: h, hashedAtNs: now)

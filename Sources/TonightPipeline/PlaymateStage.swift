@@ -95,7 +95,9 @@ package struct PlaymateStage: Stage {
             try Interruption.check()
             context.progress.update(done: Int64(start))
             let slice = Array(order[start..<min(order.count, start + block)])
-            let parts = try Parallel.map(chunks) { c -> PlayerBatch in
+            // On exactly `workers` threads, one scratch each: the package's width is global and
+            // may change while the stage runs (another run in the process, a test).
+            let parts = try Parallel.map(chunks, width: workers) { c -> PlayerBatch in
                 var json = JSONWriter(capacity: 1 << 12)
                 var scratch = idle.withLock { $0.popLast() }!  // at most `workers` chunks run at once
                 defer { idle.withLock { [scratch] in $0.append(scratch) } }

@@ -116,7 +116,9 @@ package struct TicketsStage: Stage {
             // a free ranker; chunks are written in order, so the bytes do not depend on who
             // ranked what.
             let chunks = workers * Self.chunksPerWorker
-            let parts = try Parallel.map(chunks) { c -> TicketsBatch in
+            // On exactly `workers` threads, one ranker each: the package's width is global and
+            // may change while the stage runs (another run in the process, a test).
+            let parts = try Parallel.map(chunks, width: workers) { c -> TicketsBatch in
                 var batch = spare.withLock { $0.popLast() } ?? TicketsBatch()
                 let r = Parallel.range(c, of: chunks, in: blockEnd - blockStart)
                 let ranker = idle.withLock { $0.popLast() }!  // at most `workers` chunks run at once

@@ -61,6 +61,28 @@ import Testing
         #expect(calls.current == 1_000)
     }
 
+    /// An explicit width bounds the bodies running at once, whatever the package's width:
+    /// the tickets and playmate stages lend each running chunk one of `workers` rankers and
+    /// pass `width: workers`, since the package's width is global and another run or test in
+    /// the process may change it meanwhile (the stages once took it from there, and a test
+    /// that set it to 5 beside a run of `tickets` made a chunk find no free ranker).
+    @Test(arguments: [1, 2, 3])
+    func anExplicitWidthBoundsTheBodiesAtOnce(_ width: Int) throws {
+        let running = Locked(0), most = Locked(0)
+        let out = try Parallel.map(48, width: width) { i -> Int in
+            let now = running.withLock { n -> Int in
+                n += 1
+                return n
+            }
+            most.withLock { $0 = max($0, now) }
+            usleep(1_000)
+            running.withLock { $0 -= 1 }
+            return i
+        }
+        #expect(out == Array(0..<48))
+        #expect(most.current >= 1 && most.current <= width, "\(most.current) bodies at once on width \(width)")
+    }
+
     @Test func theFirstErrorIsRethrownAndWorkStops() {
         struct Failure: Error { var at: Int }
         let ran = Locked(0)

@@ -40,10 +40,9 @@ import TonightTesting
         let dir = temporaryDirectory("tonight-hash-prefetch")
         let inputs = try Self.files(in: dir)
         let cache = FileHashCache(work: dir)
-        Parallel.setWidth(threads)
-        defer { Parallel.setWidth(nil) }
-        // Duplicates and a missing file are fine: the missing one is left to `hash`.
-        try cache.prefetch(inputs + [inputs[2], dir.appendingPathComponent("absent.csv")])
+        // Duplicates and a missing file are fine: the missing one is left to `hash`. (The
+        // width is passed, not set for the process: other suites run their stages beside this one.)
+        try cache.prefetch(inputs + [inputs[2], dir.appendingPathComponent("absent.csv")], width: threads)
         #expect(cache.filesHashed == inputs.count)
         for url in inputs {
             let (hash, bytes) = try cache.hash(url)
