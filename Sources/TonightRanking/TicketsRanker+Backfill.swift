@@ -98,8 +98,8 @@ extension TicketsRanker {
         // A copy of its own, sized to fit: `Array(pool.prefix(n))` shares `pool`'s buffer
         // when the prefix is the whole pool, so every cached order of a complete place kept
         // a buffer of the pool's full capacity alive, and the next `pool.removeAll(keepingCapacity:)`,
-        // finding it shared, allocated a fresh one (2.3 GB allocated and half a gigabyte of
-        // resident memory on realistic `full`, each page faulted in and zeroed).
+        // finding it shared, allocated a fresh one (on realistic `full`, 3.6 GB of such
+        // buffers held at the peak, half a gigabyte of it resident: pages faulted in and zeroed).
         let kept = min(pool.count, Self.placeDepth)
         var events: [Popular] = []
         events.reserveCapacity(kept)

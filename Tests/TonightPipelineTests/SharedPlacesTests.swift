@@ -76,7 +76,7 @@ import TonightExports
     /// A cached order owns a buffer sized to it, never the ranker's scratch pool: an order
     /// that shared the pool's buffer (`Array(pool.prefix(n))` of the whole pool) kept the
     /// pool's full capacity alive in the cache and made the next ranking allocate a fresh pool
-    /// (2.3 GB allocated, peak memory +0.5 GB on realistic `full`).
+    /// (3.6 GB of such buffers held at the peak, +0.5 GB resident on realistic `full`).
     @Test func placeOrdersOwnTheirMemory() throws {
         let w = PerArtistCutTests.world, settings = try Self.settings()
         let index = EventIndex(events: w.events, venues: w.venues, edges: w.edges.map { ($0.source, $0.target, $0.score) }, settings: settings)
