@@ -152,4 +152,35 @@ import TonightGenerator
         let text = String(decoding: w.bytes, as: UTF8.self)
         #expect(text == "[" + ids.map { "\"\(EventID.format($0))\"" }.joined(separator: ",") + "]")
     }
+
+    /// `take` hands out a copy sized to the record and keeps the writer's buffer for the
+    /// next one: returning the buffer itself gave every record the writer's whole capacity
+    /// and made the writer allocate a new buffer per record (catalog and playmate peak
+    /// memory 400 -> 325 MB and 650 -> 355 MB on realistic `full`).
+    @Test(arguments: [1, 40, 3_000])
+    func takeKeepsTheBufferAndHandsOutAnExactCopy(_ items: Int) {
+        var w = JSONWriter(capacity: 1 << 16)
+        var taken: [[UInt8]] = []
+        let buffer = w.bytes.withUnsafeBufferPointer { $0.baseAddress }
+        for r in 0..<3 {
+            w.beginObject()
+            w.key("key")
+            w.value("user-\(r)")
+            w.key("items")
+            w.beginArray()
+            for i in 0..<items { w.value(Int64(i * r)) }
+            w.endArray()
+            w.endObject()
+            let expected = w.bytes.withUnsafeBufferPointer { [UInt8]($0) }  // a copy: `w.bytes` itself would share the buffer
+            let record = w.take()
+            #expect(record == expected && w.bytes.isEmpty)
+            #expect(record.capacity < max(64, 2 * record.count), "record of \(record.count) bytes holds \(record.capacity)")
+            let shared = record.withUnsafeBufferPointer { $0.baseAddress } == w.bytes.withUnsafeBufferPointer { $0.baseAddress }
+            #expect(!shared)
+            taken.append(record)
+        }
+        #expect(w.bytes.withUnsafeBufferPointer { $0.baseAddress } == buffer, "the writer's buffer was replaced")
+        #expect(w.bytes.capacity >= 1 << 16)
+        #expect(String(decoding: taken[2], as: UTF8.self).hasPrefix("{\"key\":\"user-2\",\"items\":[0"))
+    }
 }
