@@ -134,9 +134,15 @@ package struct JSONWriter: Sendable {
     /// kept in memory each holding a writer's capacity.)
     package mutating func take() -> [UInt8] {
         let out = bytes.withUnsafeBufferPointer { [UInt8]($0) }
+        clear()
+        return out
+    }
+
+    /// Empties the writer, keeping its buffer: for callers that have just copied `bytes` out
+    /// themselves (appending them to a file or another buffer), where `take` would copy twice.
+    package mutating func clear() {
         bytes.removeAll(keepingCapacity: true)
         first = true
-        return out
     }
 
     package mutating func newline() {

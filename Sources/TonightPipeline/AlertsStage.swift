@@ -56,7 +56,8 @@ package struct AlertsStage: Stage {
         try files.write("alerts") { w in
             for k in order {
                 _ = AlertsBuilder.write(user: found[k].id, found[k].alerts, to: &json)
-                try w.append(key: found[k].id, json: json.take())
+                try w.append(key: found[k].id, json: json.bytes[...])  // copied by the writer
+                json.clear()
                 lengths.append(found[k].alerts.count)
             }
         }
@@ -102,7 +103,8 @@ package struct AlertsStage: Stage {
             json.field("status", e.status)
             json.endObject()
             itemStart[r] = itemBytes.count
-            itemBytes += json.take()
+            itemBytes += json.bytes
+            json.clear()
             itemEnd[r] = itemBytes.count
             return itemStart[r]..<itemEnd[r]
         }
