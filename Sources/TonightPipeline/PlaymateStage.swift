@@ -151,23 +151,21 @@ package struct PlaymateStage: Stage {
 /// The writer side of the playmate pipeline: appends batches to the three per-player datasets
 /// in order, on the writer thread only (the stage reads it again after `join`).
 final class PlayerSink: @unchecked Sendable {
-    var suggestions: DatasetWriter
-    var stats: DatasetWriter
-    var upcoming: DatasetWriter
+    /// sessions, player_stats, upcoming_sessions (one array, so that `finishAll` takes the
+    /// writers themselves, not copies that share their buffers).
+    private var writers: [DatasetWriter]
     /// Each suggestion list's length, in key order.
     private(set) var lengths: [Int] = []
     /// Records of each dataset (sessions, player_stats, upcoming_sessions), once finished.
     private(set) var records: [Int] = []
 
-    init(suggestions: DatasetWriter, stats: DatasetWriter, upcoming: DatasetWriter) {
-        self.suggestions = suggestions
-        self.stats = stats
-        self.upcoming = upcoming
+    init(suggestions: consuming DatasetWriter, stats: consuming DatasetWriter, upcoming: consuming DatasetWriter) {
+        writers = [suggestions, stats, upcoming]
     }
 
     /// Finishes the three datasets side by side (on all cores); the sink is spent afterwards.
     func finishAll() throws -> [DatasetWriter.Summary] {
-        let summaries = try DatasetWriter.finishAll([suggestions, stats, upcoming])
+        let summaries = try DatasetWriter.finishAll(&writers)
         records = summaries.map(\.records)
         return summaries
     }
@@ -175,11 +173,11 @@ final class PlayerSink: @unchecked Sendable {
     func write(_ parts: [PlayerBatch]) throws {
         for batch in parts {
             for (k, j, n) in batch.suggestions {
-                try suggestions.append(key: k, json: j)
+                try writers[0].append(key: k, json: j)
                 lengths.append(n)
             }
-            for (k, j) in batch.stats { try stats.append(key: k, json: j) }
-            for (k, j) in batch.upcoming { try upcoming.append(key: k, json: j) }
+            for (k, j) in batch.stats { try writers[1].append(key: k, json: j) }
+            for (k, j) in batch.upcoming { try writers[2].append(key: k, json: j) }
         }
     }
 }

@@ -82,7 +82,7 @@ package struct TicketsStage: Stage {
         // depend on the thread count.
         let handoff = Handoff<[TicketsBatch]>(capacity: 2)
         let spare = Locked<[TicketsBatch]>([])
-        let sink = TicketsSink(writers: writers, users: users)
+        let sink = TicketsSink(writers: consume writers, users: users)
         let writer = BackgroundJob()
         writer.start {
             do {
@@ -278,7 +278,6 @@ final class TicketsSink: @unchecked Sendable {
 
     /// Finishes every dataset, on all cores; the sink is spent afterwards.
     func finishAll() throws -> [DatasetWriter.Summary] {
-        defer { writers = [] }
-        return try DatasetWriter.finishAll(writers)
+        try DatasetWriter.finishAll(&writers)
     }
 }

@@ -55,6 +55,8 @@ package struct DatasetWriter {
     /// core after everything else was done.
     private var index: SeekableZstdWriter
     private var indexedFrames = 0
+    /// The frames taken from the data writer, being indexed (reused).
+    private var newFrames: [SeekableZstdWriter.FrameInfo] = []
     private var line: [UInt8] = []
     /// The key table (layout 2), written block by block as frames come in (see
     /// `KeyTableWriter`); `keyBytes` holds the blocks not yet written.
@@ -114,7 +116,7 @@ package struct DatasetWriter {
     package mutating func append(key: String, json: ArraySlice<UInt8>) throws {
         if data != nil {
             try data!.append(key: key, json: json)
-            if data!.frames.count - indexedFrames >= Self.indexEvery { try indexFrames() }
+            if data!.frames.count >= Self.indexEvery { try indexFrames() }
             return
         }
         if let last = heldRecords.last?.key, !UTF8Order.less(last, key) {
@@ -152,19 +154,20 @@ package struct DatasetWriter {
     package mutating func finish() throws -> Summary {
         if data == nil { try trainAndReplay() }
         // Taken out of `self`, so that finishing mutates the only reference: a copy left in
-        // `self.data` made the first append copy the list of every frame (a million
-        // `FrameInfo`s, their keys retained) and the seek table entries, ~0.2 s.
-        var data = self.data!
+        // `self.data` made the first append copy the writer's buffers (then the list of
+        // every frame, a million `FrameInfo`s, and the seek table entries: ~0.2 s).
+        var finishing = self.data!
         self.data = nil
-        _ = try data.finish()
-        self.data = data
+        _ = try finishing.finish()
+        self.data = consume finishing
         try output.syncAndClose()
         try indexFrames()
+        let data = self.data!
         let indexBytes = try index.finish()
         try write(indexBytes, to: Self.indexFileName(name))
         var summary = Summary(
             name: name, file: Self.fileName(name), bytes: data.compressedBytes, records: data.records,
-            frames: data.frames.count, uncompressedBytes: data.uncompressedBytes,
+            frames: data.frameCount, uncompressedBytes: data.uncompressedBytes,
             indexFile: Self.indexFileName(name), indexBytes: indexBytes.count, layout: layout)
         if layout == 2 {
             if let dictionary = data.dictionary {
@@ -173,7 +176,7 @@ package struct DatasetWriter {
                 summary.dictionaryBytes = dictionary.bytes.count
                 summary.dictionaryID = dictionary.id
             }
-            let header = keyTable.finish(frames: data.frames, records: data.records, dataBytes: data.compressedBytes, to: &keyBytes)
+            let header = keyTable.finish(records: data.records, dataBytes: data.compressedBytes, to: &keyBytes)
             try keyOutput!.write(keyBytes)
             try keyOutput!.write(header, at: 0)
             try keyOutput!.syncAndClose()
@@ -183,30 +186,34 @@ package struct DatasetWriter {
         return summary
     }
 
-    /// Finishes every writer, side by side on all cores (each dataset's remaining frames, key
-    /// index and key table on one core); the summaries in the writers' order.
-    package static func finishAll(_ writers: [DatasetWriter]) throws -> [Summary] {
-        var open = writers
+    /// Finishes every writer of `writers`, side by side on all cores (each dataset's remaining
+    /// frames, key index and key table on one core), and empties the array; the summaries in
+    /// the writers' order. The writers are taken `inout`: finishing copies of writers still
+    /// held by the caller made each one's first append copy its buffers (its frame list,
+    /// before frames were taken as they come: a million `FrameInfo`s per large dataset).
+    package static func finishAll(_ writers: inout [DatasetWriter]) throws -> [Summary] {
+        defer { writers = [] }
         // Worker d finishes writer d only.
-        return try Parallel.writing(into: &open, parts: open.count) { d, writers in try writers[d].finish() }
+        return try Parallel.writing(into: &writers, parts: writers.count) { d, writers in try writers[d].finish() }
     }
 
-    /// Appends the index lines of the frames written since the last call:
-    /// `{"frame":i,"first":…,"last":…,"records":n}`.
+    /// Takes the frames compressed since the last call from the data writer: their key table
+    /// blocks and their index lines, `{"frame":i,"first":…,"last":…,"records":n}`.
     private mutating func indexFrames() throws {
-        guard let frames = data?.frames, frames.count > indexedFrames else { return }
+        guard data != nil else { return }
+        data!.takeFrames(into: &newFrames)
+        guard !newFrames.isEmpty else { return }
         if keyOutput != nil {
-            keyTable.addBlocks(of: frames, to: &keyBytes)
+            keyTable.add(newFrames, to: &keyBytes)
             if !keyBytes.isEmpty {
                 try keyOutput!.write(keyBytes)
                 keyBytes.removeAll(keepingCapacity: true)
             }
         }
-        for i in indexedFrames..<frames.count {
-            let f = frames[i]
+        for f in newFrames {
             line.removeAll(keepingCapacity: true)
             line += #"{"frame":"#.utf8
-            line += String(i).utf8
+            line += String(indexedFrames).utf8
             line += #","first":"#.utf8
             JSONKey.appendEncoded(f.first, to: &line)
             line += #","last":"#.utf8
@@ -215,8 +222,9 @@ package struct DatasetWriter {
             line += String(f.records).utf8
             line.append(UInt8(ascii: "}"))
             try index.append(key: f.first, json: line[...])
+            indexedFrames += 1
         }
-        indexedFrames = frames.count
+        newFrames.removeAll(keepingCapacity: true)
     }
 
     private func write(_ bytes: [UInt8], to file: String) throws {

@@ -3,8 +3,9 @@ import TonightSnapshot
 /// Builds a dataset's binary key table (`<dataset>.keys`, layout in `KeyTable`) from the frames
 /// the seekable writer produced, a block at a time as frames come in.
 ///
-/// `DatasetWriter` hands it the frames compressed so far every few thousand frames and writes
-/// the finished blocks straight to the file; `finish` adds the last block, the directory and
+/// `DatasetWriter` hands it the frames compressed since the last call every few thousand
+/// frames (the writer keeps no list of every frame) and writes the finished blocks straight
+/// to the file; `finish` adds the last block, the directory and
 /// the header (written over the placeholder at the file's start). Building the whole table at
 /// the end took the two large tickets datasets ~0.25 s each, plus ~0.07 s to write 30 MB, after
 /// every user was ranked, with one core idle.
@@ -23,6 +24,8 @@ package struct KeyTableWriter {
     private var directory: [(offset: Int, bytes: Int, hash: UInt64)] = []
     private var blockKeys: [UInt8] = []
     private var blockKeyEnds: [UInt32] = []
+    /// Frames taken but not yet in a whole block.
+    private var pending: [SeekableZstdWriter.FrameInfo] = []
     /// Scratch buffers of one block, reused.
     private var block: [UInt8] = []
     private var keys: [UInt8] = []
@@ -35,13 +38,21 @@ package struct KeyTableWriter {
     /// The bytes the file starts with until `finish` gives the header.
     package func placeholder() -> [UInt8] { [UInt8](repeating: 0, count: KeyTable.headerBytes) }
 
-    /// Appends to `out` the blocks that `frames[framesDone...]` completes (whole blocks only
-    /// unless `all`, when the last one may be short). `out` continues the file after the
-    /// placeholder and the blocks appended before.
-    package mutating func addBlocks(of frames: [SeekableZstdWriter.FrameInfo], all: Bool = false, to out: inout [UInt8]) {
+    /// Takes `frames` (the next ones of the data file, in order) and appends to `out` the
+    /// blocks they complete: whole blocks only, the rest kept for the next call or `finish`.
+    /// `out` continues the file after the placeholder and the blocks appended before.
+    package mutating func add(_ frames: [SeekableZstdWriter.FrameInfo], to out: inout [UInt8]) {
+        pending.append(contentsOf: frames)
+        emitBlocks(all: false, to: &out)
+    }
+
+    /// Writes the waiting frames' whole blocks (and, with `all`, the last short one), then
+    /// forgets them.
+    private mutating func emitBlocks(all: Bool, to out: inout [UInt8]) {
         if fileBytes == 0 { fileBytes = KeyTable.headerBytes }
-        while frames.count - framesDone >= blockFrames || (all && framesDone < frames.count) {
-            let slice = frames[framesDone..<min(frames.count, framesDone + blockFrames)]
+        var start = 0
+        while pending.count - start >= blockFrames || (all && start < pending.count) {
+            let slice = pending[start..<min(pending.count, start + blockFrames)]
             block.removeAll(keepingCapacity: true)
             keys.removeAll(keepingCapacity: true)
             ends.removeAll(keepingCapacity: true)
@@ -62,15 +73,17 @@ package struct KeyTableWriter {
             blockKeyEnds.append(UInt32(blockKeys.count))
             out += block
             fileBytes += block.count
-            framesDone = slice.endIndex
+            framesDone += slice.count
+            start = slice.endIndex
         }
+        pending.removeSubrange(0..<start)
     }
 
     /// The last block, then the directory, appended to `out`; returns the header, the
-    /// file's first `KeyTable.headerBytes` bytes. `frames` are all of the data file's frames.
-    package mutating func finish(frames: [SeekableZstdWriter.FrameInfo], records: Int, dataBytes: Int,
-                                 to out: inout [UInt8]) -> [UInt8] {
-        addBlocks(of: frames, all: true, to: &out)
+    /// file's first `KeyTable.headerBytes` bytes. Every frame of the data file must have
+    /// been `add`ed.
+    package mutating func finish(records: Int, dataBytes: Int, to out: inout [UInt8]) -> [UInt8] {
+        emitBlocks(all: true, to: &out)
         var dir: [UInt8] = []
         for d in directory {
             Self.append64(&dir, UInt64(d.offset))
@@ -85,7 +98,7 @@ package struct KeyTableWriter {
         fileBytes += dir.count
         var header: [UInt8] = KeyTable.magic
         Self.append32(&header, KeyTable.version)
-        Self.append64(&header, UInt64(frames.count))
+        Self.append64(&header, UInt64(framesDone))
         Self.append64(&header, UInt64(records))
         Self.append64(&header, UInt64(dataBytes))
         Self.append32(&header, UInt32(blockFrames))
@@ -103,7 +116,8 @@ package struct KeyTableWriter {
                               blockFrames: Int = blockFrames) -> [UInt8] {
         var writer = KeyTableWriter(blockFrames: blockFrames)
         var out = writer.placeholder()
-        let header = writer.finish(frames: frames, records: records, dataBytes: dataBytes, to: &out)
+        writer.add(frames, to: &out)
+        let header = writer.finish(records: records, dataBytes: dataBytes, to: &out)
         out.replaceSubrange(0..<KeyTable.headerBytes, with: header)
         return out
     }

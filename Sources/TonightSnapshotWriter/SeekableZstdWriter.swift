@@ -39,7 +39,13 @@ package struct SeekableZstdWriter {
     private var pendingLast: String?
     private var pendingRecords = 0
     private var lastKey: String?
+    /// The frames compressed since the last `takeFrames` (every frame, for a writer whose
+    /// frames nobody takes). A dataset's writer takes them as they come: a list of every
+    /// frame (a million in the largest datasets) grew by doubling, each step a copy into
+    /// fresh memory, and was held to the end.
     package private(set) var frames: [FrameInfo] = []
+    /// Frames compressed so far, taken or not.
+    package private(set) var frameCount = 0
     /// The seek table entries: compressed size, decompressed size, checksum.
     private var entries: [(UInt32, UInt32, UInt32)] = []
     private var output: [UInt8] = []
@@ -105,28 +111,33 @@ package struct SeekableZstdWriter {
         if raw.count >= 4 << 20 { try compressPending() }
     }
 
+    /// Appends the frames compressed since the last call to `out` and forgets them (their
+    /// count stays in `frameCount`).
+    package mutating func takeFrames(into out: inout [FrameInfo]) {
+        out.append(contentsOf: frames)
+        frames.removeAll(keepingCapacity: true)
+    }
+
     private mutating func compressPending() throws {
         guard !rawFrames.isEmpty else { return }
-        let batch = rawFrames
-        let workers = min(batch.count, buffers.workers)
+        let workers = min(rawFrames.count, buffers.workers)
         // Worker w compresses frames w, w + workers, …, into its buffer, with one context
         // configured once (level, checksum, dictionary: only the session is reset between
         // frames; a full reset per frame cost ~10 % at 64 KiB and more at 2 KiB).
-        let ends = try Self.compress(raw, batch, contexts: contexts, into: buffers, workers: workers)
+        let ends = try Self.compress(raw, rawFrames, contexts: contexts, into: buffers, workers: workers)
         // The open frame's bytes move to the front of the buffer (no other reference to it is
         // alive here, so this does not copy).
         raw.removeSubrange(0..<pendingStart)
 
         pendingStart = 0
-        rawFrames = []
         chunk.removeAll(keepingCapacity: true)
-        for i in batch.indices {
+        for i in rawFrames.indices {
             let (w, k) = (i % workers, i / workers)
             guard let mine = ends[w], k < mine.count else {
                 throw SnapshotError(file: "(writer)", "zstd compression failed")
             }
             let r = buffers.bytes(w, (k == 0 ? 0 : mine[k - 1])..<mine[k])
-            var info = batch[i].info
+            var info = rawFrames[i].info
             info.compressedSize = r.count
             // The frame's content checksum (its last 4 bytes) is the low 32 bits of XXH64.
             info.checksum = r.loadUnaligned(fromByteOffset: r.count - 4, as: UInt32.self).littleEndian
@@ -135,6 +146,9 @@ package struct SeekableZstdWriter {
             compressedBytes += r.count
             if sink != nil { chunk.append(contentsOf: r) } else { output.append(contentsOf: r) }
         }
+        frameCount += rawFrames.count
+        // Emptied in place, its capacity kept for the next batch.
+        rawFrames.removeAll(keepingCapacity: true)
         if let sink, !chunk.isEmpty { try sink(chunk) }
     }
 

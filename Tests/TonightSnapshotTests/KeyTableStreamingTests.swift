@@ -88,19 +88,22 @@ import TonightBase
         #expect(builtMatches)
         // Frames arrive in runs of random lengths (the writer's batches), and the blocks are
         // handed out as they complete.
+        // Each run is handed over alone (the writer keeps no list of every frame).
         var rng = SplitMix(seed: 77)
         var writer = KeyTableWriter()
         var file = writer.placeholder()
         var arrived = 0
         while arrived < all.count {
+            let from = arrived
             arrived = min(all.count, arrived + 1 + Int(rng.next() % 300))
             var chunk: [UInt8] = []
-            writer.addBlocks(of: Array(all[..<arrived]), to: &chunk)
+            writer.add(Array(all[from..<arrived]), to: &chunk)
             #expect(writer.framesDone % 64 == 0, "only whole blocks before the end")
+            #expect(writer.framesDone > arrived - 64, "every whole block written as soon as it is complete")
             file += chunk
         }
         var tail: [UInt8] = []
-        let header = writer.finish(frames: all, records: records, dataBytes: dataBytes, to: &tail)
+        let header = writer.finish(records: records, dataBytes: dataBytes, to: &tail)
         file += tail
         file.replaceSubrange(0..<KeyTable.headerBytes, with: header)
         #expect(file.count == expected.count)
