@@ -59,6 +59,54 @@ import TonightGenerator
         #expect(String(decoding: w.bytes, as: UTF8.self) == "[\(v),\(v)]")
     }
 
+    /// Integers written two digits at a time straight into place: every count of digits at
+    /// its edges (10^k - 1, 10^k, both signs) and 100,000 random values of every magnitude,
+    /// through the cursor and the writer, as `String` prints them; with decimals, the text
+    /// of the same digits with a point (`withDigits`, zero-padded) as the old byte-at-a-time
+    /// loop wrote it.
+    @Test func integersOfEveryLengthAndDecimalsAsTextPrintsThem() {
+        var values: [Int64] = [0, 1, -1, Int64.min, Int64.max, Int64.min + 1]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, 1 - power, -power, -power - 1]
+        }
+        var random = SplitMix64(seed: 11)
+        for _ in 0..<100_000 {
+            let bits = Int(random.next() % 64)
+            let v = Int64(bitPattern: random.next() >> UInt64(63 - bits))
+            values.append(v)
+        }
+        for v in values {
+            var w = JSONWriter()
+            w.value(v)
+            var c = JSONWriter()
+            c.beginArray()
+            c.element(maxBytes: JSONCursor.maxIntBytes) { $0.int(v) }
+            c.endArray()
+            guard String(decoding: w.bytes, as: UTF8.self) == String(v), String(decoding: c.bytes, as: UTF8.self) == "[\(v)]" else {
+                Issue.record("\(v): writer \(String(decoding: w.bytes, as: UTF8.self)), cursor \(String(decoding: c.bytes, as: UTF8.self))")
+                return
+            }
+            let decimals = Int(v.magnitude % 19)
+            var text = ""
+            JSONNumber.withDigits(v, decimals: decimals) { text = String(decoding: $0, as: UTF8.self) }
+            guard text == Self.pointed(v, decimals) else {
+                Issue.record("\(v) with \(decimals) decimals: \(text), expected \(Self.pointed(v, decimals))")
+                return
+            }
+        }
+    }
+
+    /// `v / 10^decimals` as text, from `String(v)`'s digits (the reference of `withDigits`).
+    static func pointed(_ v: Int64, _ decimals: Int) -> String {
+        guard decimals > 0 else { return String(v) }
+        var digits = String(v.magnitude)
+        if digits.count <= decimals { digits = String(repeating: "0", count: decimals + 1 - digits.count) + digits }
+        let cut = digits.index(digits.endIndex, offsetBy: -decimals)
+        return (v < 0 ? "-" : "") + digits[..<cut] + "." + digits[cut...]
+    }
+
     @Test func elementsMixWithTokensAndParse() throws {
         let name = JSONWriter.FieldName("distanceKm")
         var w = JSONWriter()
