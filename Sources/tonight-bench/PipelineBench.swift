@@ -38,6 +38,10 @@ struct PipelineBench: ParsableCommand {
         // another shares the cores, and its seconds say so); the whole run is timed as the
         // nightly job runs it, stages side by side (runs.stagesAtOnce 0). Interleaved.
         let oneAtATime = try Self.oneAtATimeConfig(in: work)
+        // The floors, timed once a round right after its runs (prepared from the first).
+        var floors: PipelineFloors?
+        var floorsError: Error?
+        defer { floors?.removeFiles() }
         for i in 0..<runs {
             for alone in [true, false] {
                 // A real publish each time: with the same datasets in CURRENT, publish is a no-op.
@@ -63,6 +67,17 @@ struct PipelineBench: ParsableCommand {
                 } else {
                     walls.append(m.seconds)
                     peaks.append(Double(peak))
+                }
+            }
+            if floorsError == nil {
+                do {
+                    if floors == nil { floors = try PipelineFloors(work: work, order: order) }
+                    try floors?.measureRound()
+                } catch {
+                    // E.g. /dev/shm too small for the decompressed lists: the stage figures still stand.
+                    floorsError = error
+                    floors?.removeFiles()
+                    floors = nil
                 }
             }
             FileHandle.standardError.write(Data("  round \(i + 1)/\(runs) done\n".utf8))
@@ -92,10 +107,10 @@ struct PipelineBench: ParsableCommand {
         table.goal(Goal(name: "whole run (peak memory, the default)", value: median(peaks) / 1_048_576, goal: 3072, direction: .atMost, unit: " MiB", decimals: 0))
         let snapshots = work.appendingPathComponent("out/snapshots")
         var tables = [table]
-        do {
-            tables.append(try Self.floorsTable(work: work, order: order, durations: durations))
-        } catch {
-            // E.g. /dev/shm too small for the decompressed lists: the stage figures still stand.
+        if let floors {
+            tables.append(floors.table(durations: durations))
+        } else {
+            let error = floorsError.map { "\($0)" } ?? "no round ran"
             FileHandle.standardError.write(Data("floors not measured: \(error)\n".utf8))
             tables[0].note("floors not measured: \(error)")
         }
