@@ -152,8 +152,9 @@ package struct PlaymateStage: Stage {
 /// in order, on the writer thread only (the stage reads it again after `join`).
 final class PlayerSink: @unchecked Sendable {
     /// sessions, player_stats, upcoming_sessions (one array, so that `finishAll` takes the
-    /// writers themselves, not copies that share their buffers).
+    /// writers themselves, not copies that share their buffers), at these indexes.
     private var writers: [DatasetWriter]
+    private static let (suggestions, stats, upcoming) = (0, 1, 2)
     /// Each suggestion list's length, in key order.
     private(set) var lengths: [Int] = []
     /// Records of each dataset (sessions, player_stats, upcoming_sessions), once finished.
@@ -173,11 +174,11 @@ final class PlayerSink: @unchecked Sendable {
     func write(_ parts: [PlayerBatch]) throws {
         for batch in parts {
             for (k, j, n) in batch.suggestions {
-                try writers[0].append(key: k, json: j)
+                try writers[Self.suggestions].append(key: k, json: j)
                 lengths.append(n)
             }
-            for (k, j) in batch.stats { try writers[1].append(key: k, json: j) }
-            for (k, j) in batch.upcoming { try writers[2].append(key: k, json: j) }
+            for (k, j) in batch.stats { try writers[Self.stats].append(key: k, json: j) }
+            for (k, j) in batch.upcoming { try writers[Self.upcoming].append(key: k, json: j) }
         }
     }
 }
