@@ -51,15 +51,28 @@ package enum UTF8Order {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(keys.reduce(0) { $0 + $1.utf8.count })
         var starts = [Int](repeating: 0, count: n + 1)
-        var prefix = [UInt64](repeating: 0, count: n)
         for (i, k) in keys.enumerated() {
             starts[i] = bytes.count
             bytes.append(contentsOf: k.utf8)
-            var p: UInt64 = 0
-            for (j, b) in k.utf8.prefix(8).enumerated() { p |= UInt64(b) << (56 - 8 * j) }
-            prefix[i] = p
         }
         starts[n] = bytes.count
+        return bytes.withUnsafeBufferPointer { b in
+            starts.withUnsafeBufferPointer { s in sortedIndices(bytes: b, starts: s) }
+        }
+    }
+
+    /// The same permutation for keys held back to back: key `i` is
+    /// `bytes[starts[i] ..< starts[i + 1]]` (`starts` has one more element than there are keys).
+    package static func sortedIndices(bytes: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<Int>) -> [Int] {
+        let n = starts.count - 1
+        guard n > 0 else { return [] }
+        var prefix = [UInt64](repeating: 0, count: n)
+        for i in 0..<n {
+            var p: UInt64 = 0
+            let lo = starts[i], len = min(8, starts[i + 1] - lo)
+            for j in 0..<len { p |= UInt64(bytes[lo + j]) << (56 - 8 * j) }
+            prefix[i] = p
+        }
         var order = Array(0..<n)
         var spareKeys = [UInt64](repeating: 0, count: n), spareOrder = [Int](repeating: 0, count: n)
         var counts = [Int](repeating: 0, count: 256)
@@ -95,8 +108,8 @@ package enum UTF8Order {
         }
         // Runs of equal first eight bytes: the rest of the bytes decide, then the length, then
         // the index (the radix passes kept equal prefixes in index order).
-        bytes.withUnsafeBufferPointer { buf in
-            let base = buf.baseAddress
+        do {
+            let base = bytes.baseAddress
             var i = 0
             while i < n {
                 var j = i + 1

@@ -37,25 +37,7 @@ extension BinaryTable {
     ) throws -> [T] {
         let data = try FileIO.read(url)
         return try data.withUnsafeBytes { raw -> [T] in
-            var r = BinaryReader(raw, name: url.path)
-            let count = try readHeader(&r, R.self, table: table, url: url)
-            let parts = count < 50_000 ? 1 : Parallel.width * 4
-            // The first row and byte of every run, and the end of the last.
-            var firstRow = [0], firstByte = [r.offset]
-            var s = r
-            var row = 0
-            for p in 1...parts {
-                let end = Parallel.range(p - 1, of: parts, in: count).upperBound
-                while row < end {
-                    try skip(&s)
-                    row += 1
-                }
-                firstRow.append(row)
-                firstByte.append(s.offset)
-            }
-            guard s.isAtEnd else {
-                throw TonightError(.invalidInput, "trailing bytes after \(count) rows", file: url.path)
-            }
+            let (count, parts, firstRow, firstByte) = try runs(R.self, table: table, url: url, raw: raw, skip: skip)
             let source = SharedBytes(raw)
             let name = url.path
             let (rowAt, byteAt) = (firstRow, firstByte)
@@ -99,6 +81,78 @@ extension BinaryTable {
             }
         }
     }
+}
+
+extension BinaryTable {
+    /// The runs `readParallel` and `readRuns` decode side by side: the rows' count, the number
+    /// of runs, and the first row and byte of every run and the end of the last (found by a
+    /// pass of `skip`, which makes no values).
+    fileprivate static func runs<R: BinaryRecord>(
+        _ type: R.Type, table: String, url: URL, raw: UnsafeRawBufferPointer, skip: (inout BinaryReader) throws -> Void
+    ) throws -> (count: Int, parts: Int, firstRow: [Int], firstByte: [Int]) {
+        var r = BinaryReader(raw, name: url.path)
+        let count = try readHeader(&r, R.self, table: table, url: url)
+        let parts = count < 50_000 ? 1 : Parallel.width * 4
+        var firstRow = [0], firstByte = [r.offset]
+        var s = r
+        var row = 0
+        for p in 1...parts {
+            let end = Parallel.range(p - 1, of: parts, in: count).upperBound
+            while row < end {
+                try skip(&s)
+                row += 1
+            }
+            firstRow.append(row)
+            firstByte.append(s.offset)
+        }
+        guard s.isAtEnd else {
+            throw TonightError(.invalidInput, "trailing bytes after \(count) rows", file: url.path)
+        }
+        return (count, parts, firstRow, firstByte)
+    }
+
+    /// The rows decoded on every core into one value per run (`Part`: a run's columns, say),
+    /// in table order: `readParallel`'s runs and checks for results that are not a value
+    /// per row. `makePart(rows)` starts a run of `rows` rows; `decode` reads one row into it.
+    /// On an error, the first in table order is thrown.
+    package static func readRuns<R: BinaryRecord, Part: Sendable>(
+        _ type: R.Type, table: String, from url: URL,
+        skip: @Sendable (inout BinaryReader) throws -> Void,
+        makePart: @Sendable (_ rows: Int) -> Part,
+        decode: @Sendable (inout BinaryReader, inout Part) throws -> Void
+    ) throws -> [Part] {
+        let data = try FileIO.read(url)
+        return try data.withUnsafeBytes { raw -> [Part] in
+            let (_, parts, rowAt, byteAt) = try runs(R.self, table: table, url: url, raw: raw, skip: skip)
+            let source = SharedBytes(raw)
+            let name = url.path
+            let (firstRow, firstByte) = (rowAt, byteAt)
+            let results = try Parallel.map(parts) { p -> DecodedPart<Part> in
+                var reader = BinaryReader(UnsafeRawBufferPointer(rebasing: source.bytes[..<firstByte[p + 1]]), name: name, offset: firstByte[p])
+                var part = makePart(firstRow[p + 1] - firstRow[p])
+                do {
+                    for _ in firstRow[p]..<firstRow[p + 1] { try decode(&reader, &part) }
+                    guard reader.offset == firstByte[p + 1] else {
+                        throw TonightError(.invalidInput, "corrupt binary table (row \(firstRow[p + 1]) does not start at byte \(reader.offset))", file: name)
+                    }
+                    return DecodedPart(part: part, error: nil)
+                } catch var e as TonightError {
+                    if e.file == nil { e.file = name }
+                    return DecodedPart(part: nil, error: e)
+                } catch {
+                    return DecodedPart(part: nil, error: TonightError(.invalidInput, "\(error)", file: name))
+                }
+            }
+            if let failed = results.first(where: { $0.error != nil }) { throw failed.error! }
+            return results.map { $0.part! }
+        }
+    }
+}
+
+/// What one run of `readRuns` made, or the error that stopped it.
+private struct DecodedPart<Part: Sendable>: Sendable {
+    var part: Part?
+    var error: TonightError?
 }
 
 /// What one run of `readParallel` made: the rows kept, or the error that stopped it.

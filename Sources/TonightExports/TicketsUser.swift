@@ -79,7 +79,7 @@ package struct TicketsUser: Sendable, Equatable, BinaryRecord {
     }
 
     /// Skips the fields after the id.
-    fileprivate static func skipRest(_ r: inout BinaryReader) throws {
+    static func skipRest(_ r: inout BinaryReader) throws {
         try skipPlace(&r)
         try r.skipInt64Array()
         try r.skipFixedArray()

@@ -118,6 +118,13 @@ extension StageContext {
         return try BinaryTable.readParallel(R.self, table: table.name, from: url(of: table), skip: skip, some: { r in try row(&r, owned) })
     }
 
+    /// The `users` rows the running stage owns, as columns (what the tickets stage ranks),
+    /// decoded on every core straight into them.
+    package func readTicketsUsers() throws -> TicketsUsers {
+        let shard = shard
+        return try TicketsUsers.read(from: url(of: StageTable<TicketsUser>.ticketsUsers), keep: { shard?.owns(idBytes: $0) ?? true })
+    }
+
     /// Writes one of this stage's tables.
     package func write<R>(_ rows: [R], to table: StageTable<R>) throws {
         guard table.stage == stage else {

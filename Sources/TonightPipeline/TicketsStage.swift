@@ -44,9 +44,7 @@ package struct TicketsStage: Stage {
         let edges = try context.read(.affinityEdges)
         // The index on a thread of its own while the users are read on every core (runs of
         // rows decoded side by side: inside `Parallel.both` they ran on one core, since a
-        // nested parallel loop runs serially), then ordered by id bytes.
-        // The users stay in table order; `order` lists them by id bytes (copying a million
-        // records into id order cost a third of a second on the critical path).
+        // nested parallel loop runs serially), then put in id-byte order (below).
         let built = Locked<(EventIndex, Double)?>(nil)
         let indexJob = BackgroundJob()
         indexJob.start {
@@ -58,11 +56,18 @@ package struct TicketsStage: Stage {
         // has failed (`join` is safe to call twice).
         defer { try? indexJob.join() }
         let t = DispatchTime.now().uptimeNanoseconds
-        let users = try context.read(.ticketsUsers, skip: TicketsUser.skip, owned: { r, owned in try TicketsUser.read(&r, if: owned) })
-        let t1 = DispatchTime.now().uptimeNanoseconds
-        // Two one-core steps side by side: the users' order by id bytes, and the numbering of
-        // the places users share (once for all the rankers).
-        let (order, places) = try Parallel.both({ UTF8Order.sortedIndices(users.map(\.id)) }, { SharedPlaces(users, settings: settings) })
+        var t1 = t
+        let (users, placeOf, places) = try { () throws -> (TicketsUsers, [Int32], SharedPlaces) in
+            // The table as read is released when this closure returns.
+            let read = try context.readTicketsUsers()
+            t1 = DispatchTime.now().uptimeNanoseconds
+            // Two one-core steps side by side: the users' order by id bytes, and the numbering
+            // of the places users share (once for all the rankers). Then the table is put in id
+            // order (the datasets' order, in which users are ranked and written), so the
+            // ranking loop reads every column front to back.
+            let (order, places) = try Parallel.both({ read.orderByID() }, { SharedPlaces(read, settings: settings) })
+            return (TicketsUsers(read, order: order), order.map { places.placeOf[$0] }, places)
+        }()
         let t2 = DispatchTime.now().uptimeNanoseconds
         let (usersSeconds, orderSeconds) = (Double(t2 - t) / 1e9, Double(t2 - t1) / 1e9)
         try indexJob.join()
@@ -123,7 +128,7 @@ package struct TicketsStage: Stage {
                 let r = Parallel.range(c, of: chunks, in: blockEnd - blockStart)
                 let ranker = idle.withLock { $0.popLast() }!  // at most `workers` chunks run at once
                 defer { idle.withLock { $0.append(ranker) } }
-                Self.rank(users, order[(blockStart + r.lowerBound)..<(blockStart + r.upperBound)], places: places.placeOf,
+                Self.rank(users, (blockStart + r.lowerBound)..<(blockStart + r.upperBound), places: placeOf,
                           ranker: &ranker.value, into: &batch)
                 return batch
             }
@@ -167,28 +172,33 @@ package struct TicketsStage: Stage {
     /// merge of shards has the same sample as one run; the low half picks the shard).
     static func inShapeSample(_ id: String) -> Bool { (Shard.fnv1a(id) >> 32) % UInt64(shapeSample) == 0 }
 
+    /// The same for an id's UTF-8 bytes.
+    static func inShapeSample(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
+        (Shard.fnv1a(UnsafeRawBufferPointer(id)) >> 32) % UInt64(shapeSample) == 0
+    }
+
     /// Ranks the users at `positions` (indexes into `users`) and appends their records to
     /// `batch`. The ranker is passed `inout`: reading it out of its box copied the whole
-    /// struct (every buffer retained and released) once per user. (Each user is still
-    /// copied for the call to `rank`, six fields retained and released, whether read
-    /// through the array or a buffer: ~1 % of the stage.)
+    /// struct (every buffer retained and released) once per user. Users are read as views
+    /// of the table's columns (a `TicketsUser` value retained and released its arrays at
+    /// every call: ~1 % of the stage).
     static func rank(
-        _ users: [TicketsUser], _ positions: ArraySlice<Int>, places: [Int32], ranker: inout TicketsRanker, into batch: inout TicketsBatch
+        _ users: TicketsUsers, _ positions: Range<Int>, places: [Int32], ranker: inout TicketsRanker, into batch: inout TicketsBatch
     ) {
-        users.withUnsafeBufferPointer { users in
-            for k in positions {
-                ranker.rank(users[k], place: places[k])
-                batch.candidates.append(Int32(clamping: ranker.candidateCount))
-                if inShapeSample(users[k].id), let n = ranker.eventsInReach(users[k]) { batch.inReach.append(Int32(clamping: n)) }
-                if ranker.lists.writeExplore(user: users[k].id, to: &batch.records[0].json) {
-                    batch.records[0].commit(user: k, length: ranker.lists.explore.count)
-                }
-                if ranker.lists.writeFeed(user: users[k].id, to: &batch.records[1].json) {
-                    batch.records[1].commit(user: k, length: ranker.lists.feed.count)
-                }
-                if ranker.lists.writeTonight(user: users[k].id, to: &batch.records[2].json) {
-                    batch.records[2].commit(user: k, length: ranker.lists.tonight.count)
-                }
+        for k in positions {
+            let user = users[k]
+            ranker.rank(user, place: places[k])
+            batch.candidates.append(Int32(clamping: ranker.candidateCount))
+            if inShapeSample(users.idBytes(k)), let n = ranker.eventsInReach(user) { batch.inReach.append(Int32(clamping: n)) }
+            let id = users.id(k)
+            if ranker.lists.writeExplore(user: id, to: &batch.records[0].json) {
+                batch.records[0].commit(user: k, length: ranker.lists.explore.count)
+            }
+            if ranker.lists.writeFeed(user: id, to: &batch.records[1].json) {
+                batch.records[1].commit(user: k, length: ranker.lists.feed.count)
+            }
+            if ranker.lists.writeTonight(user: id, to: &batch.records[2].json) {
+                batch.records[2].commit(user: k, length: ranker.lists.tonight.count)
             }
         }
     }
@@ -245,14 +255,14 @@ struct TicketsBatch: Sendable {
 /// order, on the writer thread only (the stage touches it again after `join`).
 final class TicketsSink: @unchecked Sendable {
     private var writers: [DatasetWriter]
-    private let users: [TicketsUser]
+    private let users: TicketsUsers
     private(set) var lengths: [[Int]]
     private(set) var writeNanos: UInt64 = 0
     /// The batches' shape measures, in user order.
     private(set) var candidates: [Int32] = []
     private(set) var inReach: [Int32] = []
 
-    init(writers: [DatasetWriter], users: [TicketsUser]) {
+    init(writers: [DatasetWriter], users: TicketsUsers) {
         self.writers = writers
         self.users = users
         lengths = Array(repeating: [], count: writers.count)
@@ -265,7 +275,7 @@ final class TicketsSink: @unchecked Sendable {
                 let r = part.records[d]
                 var from = 0
                 for (n, end) in r.ends.enumerated() {
-                    try writers[d].append(key: users[r.users[n]].id, json: r.json.bytes[from..<end])
+                    try writers[d].append(key: users.id(r.users[n]), json: r.json.bytes[from..<end])
                     from = end
                 }
                 lengths[d] += r.lengths

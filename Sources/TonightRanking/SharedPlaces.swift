@@ -27,14 +27,27 @@ package final class SharedPlaces: @unchecked Sendable {
 
     /// Numbers the places of two users or more, in the users' order (one hash lookup per
     /// user: this runs before ranking, on one core).
-    package init(_ users: [TicketsUser], settings: RankingSettings) {
+    package convenience init(_ users: [TicketsUser], settings: RankingSettings) {
+        self.init(count: users.count, settings: settings) { k in
+            guard let la = users[k].lat, let lo = users[k].lon else { return nil }
+            return (la, lo, users[k].radiusKm)
+        }
+    }
+
+    /// The same for the stage's table of users.
+    package convenience init(_ users: TicketsUsers, settings: RankingSettings) {
+        self.init(count: users.count, settings: settings, point: users.point)
+    }
+
+    /// Numbers the places of users `0 ..< count`, user `k` at `point(k)` (nil: unplaced).
+    init(count n: Int, settings: RankingSettings, point: (Int) -> (lat: Double, lon: Double, radiusKm: Double?)?) {
         // Every place, numbered as first met, and how many users rank from it.
         var first: [Key: Int32] = [:]
         var usersAt: [Int32] = []
-        var placeOf = [Int32](repeating: -1, count: users.count)
-        for (k, u) in users.enumerated() {
-            guard let la = u.lat, let lo = u.lon else { continue }
-            let key = Key(lat: la.bitPattern, lon: lo.bitPattern, radius: (u.radiusKm ?? settings.radiusKm).bitPattern)
+        var placeOf = [Int32](repeating: -1, count: n)
+        for k in 0..<n {
+            guard let (la, lo, radius) = point(k) else { continue }
+            let key = Key(lat: la.bitPattern, lon: lo.bitPattern, radius: (radius ?? settings.radiusKm).bitPattern)
             let p = Self.number(&first[key, default: -1], next: Int32(usersAt.count))
             if p == usersAt.count { usersAt.append(0) }
             usersAt[Int(p)] += 1

@@ -7,7 +7,7 @@ extension TicketsRanker {
     /// dismissed, not listed; by pop·timeFactor·distance factor; cap on the headliner.
     /// Without a location the global popularity order is final; a place shared by several
     /// users walks its cached order; any other place takes `exactBackfill`.
-    mutating func backfill(_ u: TicketsUser, _ o: Origin?, place: Int32) {
+    mutating func backfill(_ u: TicketsUserView, _ o: Origin?, place: Int32) {
         let need = settings.minItems - lists.explore.count
         chosen.removeAll(keepingCapacity: true)
         if let o {
@@ -59,7 +59,7 @@ extension TicketsRanker {
     /// A popular candidate for this user: not listed, followed or dismissed, in reach and
     /// affordable (with the distance when known).
     @inline(__always)
-    func eligible(_ u: TicketsUser, _ o: Origin?, _ i: Int32) -> (ok: Bool, distance: Double?) {
+    func eligible(_ u: TicketsUserView, _ o: Origin?, _ i: Int32) -> (ok: Bool, distance: Double?) {
         let e = index.events[Int(i)]
         guard !isListed(i), !u.follows.contains(e.id), !u.dismissed.contains(e.id) else { return (false, nil) }
         return reachable(u, o, e)
@@ -110,7 +110,7 @@ extension TicketsRanker {
     /// The exact backfill for a located user into `chosen`: events in decreasing
     /// pop·timeFactor (an upper bound of their score), merged from the user's cells, stopping
     /// once no unseen event could still be selected.
-    mutating func exactBackfill(_ u: TicketsUser, _ o: Origin, need: Int) {
+    mutating func exactBackfill(_ u: TicketsUserView, _ o: Origin, need: Int) {
         index.popularCells(lat: o.lat, lon: o.lon, radiusKm: o.radius, into: &cells)
         heads.removeAll(keepingCapacity: true)
         heap.removeAll()

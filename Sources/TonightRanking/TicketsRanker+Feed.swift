@@ -7,7 +7,7 @@ extension TicketsRanker {
     /// that order), so a user reads only the dates they get, each list from its start, where
     /// collecting every date of every favourite and sorting them read 3.6 times as many
     /// (realistic `full`: 243 M dates collected for at most 68 M items).
-    mutating func feed(_ u: TicketsUser, _ o: Origin?) {
+    mutating func feed(_ u: TicketsUserView, _ o: Origin?) {
         let dates = index.feedOfArtist
         feedMerge.removeAll()
         for f in favorites {

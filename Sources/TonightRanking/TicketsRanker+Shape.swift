@@ -12,6 +12,11 @@ extension TicketsRanker {
     /// (nil: the user is not located, so every event is in reach). A scan of the user's
     /// 1° cells: for a sample of users, not every one.
     package mutating func eventsInReach(_ u: TicketsUser) -> Int? {
+        u.withView { eventsInReach($0) }
+    }
+
+    /// The same for a user read through a view.
+    package mutating func eventsInReach(_ u: TicketsUserView) -> Int? {
         guard let o = origin(u) else { return nil }
         index.popularCells(lat: o.lat, lon: o.lon, radiusKm: o.radius, into: &cells)
         var n = 0

@@ -3,7 +3,7 @@ import TonightExports
 extension TicketsRanker {
     /// The explore candidates of a user without a place: every date of every touched artist,
     /// in reach whatever its place.
-    mutating func collectUnplaced(_ u: TicketsUser) {
+    mutating func collectUnplaced(_ u: TicketsUserView) {
         // Every date of every touched artist, from the artists' compact lists: a user
         // without a place reads no event record (most of this loop's time was the miss
         // on each date's record for its price).
@@ -58,7 +58,7 @@ extension TicketsRanker {
     /// per user): `reachable` and `candidate` without a place (everything is in reach; no
     /// distance factor, which is 1; no tonight's picks, which need a place).
     @inline(__always)
-    mutating func considerUnplaced(_ l: EventIndex.ListedEvent, _ a: Int32, _ u: TicketsUser) {
+    mutating func considerUnplaced(_ l: EventIndex.ListedEvent, _ a: Int32, _ u: TicketsUserView) {
         guard seen[Int(l.event)] != stamp else { return }
         seen[Int(l.event)] = stamp
         if let max = u.maxPrice, l.priceMin > max { return }

@@ -156,7 +156,10 @@ package struct TicketsRanker {
         }
     }
 
-    func origin(_ u: TicketsUser) -> Origin? {
+    /// Where user `u` ranks from (tests).
+    func origin(_ u: TicketsUser) -> Origin? { u.withView { origin($0) } }
+
+    func origin(_ u: TicketsUserView) -> Origin? {
         guard let la = u.lat, let lo = u.lon else { return nil }
         let radius = u.radiusKm ?? settings.radiusKm
         return Origin(lat: la, lon: lo, cosLat: GeoDistance.cosLatitude(la), radius: radius,
@@ -244,7 +247,7 @@ package struct TicketsRanker {
     /// sines and the arcsine of the exact distance (`GeoDistanceTests`: never a point `km`
     /// puts in reach).
     @inline(__always)
-    func reachable(_ u: TicketsUser, _ o: Origin?, _ e: EventIndex.Event) -> (ok: Bool, distance: Double?) {
+    func reachable(_ u: TicketsUserView, _ o: Origin?, _ e: EventIndex.Event) -> (ok: Bool, distance: Double?) {
         if let max = u.maxPrice, let p = e.priceMin, p > max { return (false, nil) }
         guard let o else { return (true, nil) }
         guard let el = e.lat, let eo = e.lon, let d = distanceInReach(o, el, eo, cosLat: e.cosLat) else { return (false, nil) }
@@ -296,6 +299,11 @@ package struct TicketsRanker {
     /// `place`: the number of the user's place in `places` (`SharedPlaces.placeOf`), -1 when
     /// no other user shares it.
     package mutating func rank(_ u: TicketsUser, place: Int32 = -1) {
+        u.withView { rank($0, place: place) }
+    }
+
+    /// Ranks one user read through a view (the stage's path: nothing retained per user).
+    package mutating func rank(_ u: TicketsUserView, place: Int32 = -1) {
         lists.removeAll()
         nextStamp()
         favorites.removeAll(keepingCapacity: true)
@@ -320,7 +328,7 @@ package struct TicketsRanker {
     /// and affordable, scored with their a*(e), in the order of `touched` then of events
     /// (by latitude for a located user). The order does not matter: candidates are then
     /// sorted on a total order.
-    private mutating func collectCandidates(_ u: TicketsUser, _ o: Origin?) {
+    private mutating func collectCandidates(_ u: TicketsUserView, _ o: Origin?) {
         candidates.removeAll(keepingCapacity: true)
         candidatesFound = 0
         tonightCandidates.removeAll(keepingCapacity: true)
@@ -364,7 +372,7 @@ package struct TicketsRanker {
     /// One upcoming event of a touched artist at `distance` from a located user, within the
     /// radius (each event once per user): its price, then `candidate`.
     @inline(__always)
-    private mutating func considerInReach(_ i: Int32, _ only: Int32?, _ u: TicketsUser, _ distance: Double) {
+    private mutating func considerInReach(_ i: Int32, _ only: Int32?, _ u: TicketsUserView, _ distance: Double) {
         guard seen[Int(i)] != stamp else { return }
         seen[Int(i)] = stamp
         let e = index.events[Int(i)]
@@ -383,7 +391,7 @@ package struct TicketsRanker {
     /// An event in reach of a located user and affordable: its a*(e), then a card of the deck
     /// (unless dismissed or followed) and one of tonight's picks (when it qualifies).
     @inline(__always)
-    private mutating func candidate(_ i: Int32, _ e: EventIndex.Event, _ only: Int32?, _ u: TicketsUser, _ d: Double) {
+    private mutating func candidate(_ i: Int32, _ e: EventIndex.Event, _ only: Int32?, _ u: TicketsUserView, _ d: Double) {
         guard let (best, sv) = bestArtist(i, only: only) else { return }
         let dismissed = u.dismissed.contains(e.id)
         if !dismissed && !u.follows.contains(e.id) {
