@@ -100,64 +100,72 @@ struct DatasetCheck: Sendable {
     func checkFrames(run k: Int, targets: [String: KeySet]) -> RunResult {
         var result = RunResult(dangling: Array(repeating: 0, count: rules.count))
         guard let index else { return result }
-        let d = dataset, path = d.path, collect = collectKeys
+        // Everything the per-record closures read, as locals: a closure that used `self`
+        // copied the whole check (its arrays retained and released) for every record.
+        let d = dataset, path = d.path, collect = collectKeys, scanner = scanner, checksReferences = !rules.isEmpty
         // Each rule's target keys, looked up once per run, as pointer views (`targets` keeps
         // the sets alive for the whole pass).
         let ruleTargets = rules.map { targets[$0.target]?.lookup }
-        var previous: [UInt8]? = nil
+        // The previous record's key, in a buffer reused for every record (`hasPrevious`
+        // false: none, or the last one was refused). Frames and keys are lent, not copied.
+        var previous: [UInt8] = []
+        var hasPrevious = false
         var firstFrame = true
         do {
-            try d.store.forEachFrame(in: runs[k]) { i, f, tableFirst in
+            try d.store.scanFrames(in: runs[k]) { i, f, tableFirst in
                 defer { firstFrame = false }
                 do {
                     guard f.lineCount == index.records[i] else {
                         throw SnapshotError(file: path, "frame \(i) holds \(f.lineCount) records, the index says \(index.records[i])")
                     }
-                    try f.bytes.withUnsafeBufferPointer { all in
-                        for l in 0..<f.lineCount {
-                            let line = UnsafeBufferPointer(rebasing: all[f.lineRange(l)])
-                            let key = try Snapshot.key(of: line, path: path, frame: i)
-                            if firstFrame && l == 0 { result.firstKey = key }
-                            if let p = previous, !p.lexicographicallyPrecedes(key) {
-                                throw SnapshotError(file: path, "frame \(i): key '\(SnapshotError.quoted(key))' out of order or repeated")
+                    for l in 0..<f.lineCount {
+                        let line = f.line(l)
+                        try Snapshot.withKey(of: line, path: path, frame: i) { key in
+                            if firstFrame && l == 0 { result.firstKey = Array(key) }
+                            if hasPrevious && previous.withUnsafeBufferPointer({ UTF8Order.compare($0, key) }) >= 0 {
+                                throw SnapshotError(file: path, "frame \(i): key '\(SnapshotError.quoted(Array(key)))' out of order or repeated")
                             }
-                            if l == 0 && (!index.isFirst(key, of: i) || tableFirst.map { $0 != key } ?? false)
+                            if l == 0 && (!index.isFirst(key, of: i) || tableFirst.map { !$0.elementsEqual(key) } ?? false)
                                 || l == f.lineCount - 1 && !index.isLast(key, of: i) {
                                 throw SnapshotError(file: path, "frame \(i): its keys differ from the index")
                             }
-                            previous = key
+                            previous.removeAll(keepingCapacity: true)
+                            previous.append(contentsOf: key)
+                            hasPrevious = true
                             result.records += 1
                             if collect {
-                                result.keyBytes += key
+                                result.keyBytes.append(contentsOf: key)
                                 result.keyEnds.append(result.keyBytes.count)
                             }
-                            if !rules.isEmpty { try references(line, key: key, frame: i, targets: ruleTargets, into: &result) }
+                            if checksReferences {
+                                try Self.references(line, key: key, frame: i, scanner: scanner, collect: collect, path: path, targets: ruleTargets, into: &result)
+                            }
                         }
                     }
                 } catch let e as SnapshotError {
                     result.problems.append(e)
-                    previous = nil
+                    hasPrevious = false
                 }
             }
         } catch let e as SnapshotError {
             // A frame or key table block that cannot be read ends this run.
             result.problems.append(e)
-            previous = nil
+            hasPrevious = false
         } catch {
             result.problems.append(SnapshotError(file: path, "\(error)"))
-            previous = nil
+            hasPrevious = false
         }
-        result.lastKey = previous
+        result.lastKey = hasPrevious ? previous : nil
         withExtendedLifetime(targets) {}  // the lookups point into these sets
         return result
     }
 
-    private func references(
-        _ line: UnsafeBufferPointer<UInt8>, key: [UInt8], frame: Int, targets: [KeySet.Lookup?], into result: inout RunResult
+    private static func references(
+        _ line: UnsafeBufferPointer<UInt8>, key: UnsafeBufferPointer<UInt8>, frame: Int, scanner: RecordScanner, collect: Bool, path: String,
+        targets: [KeySet.Lookup?], into result: inout RunResult
     ) throws {
         var found: [(Int, [UInt8])] = []
         var count = 0
-        let collect = collectKeys
         do {
             // The closure captures only plain pointers: an array captured by value was retained
             // and released at every step of the walk (a sixth of a verification pass).
@@ -173,14 +181,14 @@ struct DatasetCheck: Sendable {
             }
             result.references += count
         } catch {
-            throw SnapshotError(file: dataset.path, "frame \(frame): record '\(SnapshotError.quoted(key))' is not valid JSON")
+            throw SnapshotError(file: path, "frame \(frame): record '\(SnapshotError.quoted(Array(key)))' is not valid JSON")
         }
         for (rule, value) in found {
-            if collectKeys {
-                result.held.append((rule, key, value))
+            if collect {
+                result.held.append((rule, Array(key), value))
             } else if targets[rule] != nil {
                 result.dangling[rule] += 1
-                if result.dangling[rule] <= Self.reportedPerRule { result.shown.append((rule, key, value)) }
+                if result.dangling[rule] <= Self.reportedPerRule { result.shown.append((rule, Array(key), value)) }
             }
         }
     }

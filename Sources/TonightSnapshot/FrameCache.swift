@@ -8,16 +8,22 @@ struct DecodedFrame: Sendable {
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        var starts: [Int32] = [0]
-        bytes.withUnsafeBufferPointer { b in
-            var i = 0
-            while i < b.count, let p = memchr(b.baseAddress! + i, 0x0A, b.count - i) {
-                i = UnsafePointer<UInt8>(p.assumingMemoryBound(to: UInt8.self)) - b.baseAddress! + 1
-                starts.append(Int32(i))
-            }
-        }
-        if starts.last != Int32(bytes.count) { starts.append(Int32(bytes.count)) }
+        var starts: [Int32] = []
+        bytes.withUnsafeBufferPointer { Self.lineStarts(of: $0, into: &starts) }
         lineStarts = starts
+    }
+
+    /// The offsets of the line starts of `b`, plus `b.count` at the end, into `starts`
+    /// (emptied first; its storage is kept).
+    static func lineStarts(of b: UnsafeBufferPointer<UInt8>, into starts: inout [Int32]) {
+        starts.removeAll(keepingCapacity: true)
+        starts.append(0)
+        var i = 0
+        while i < b.count, let p = memchr(b.baseAddress! + i, 0x0A, b.count - i) {
+            i = UnsafePointer<UInt8>(p.assumingMemoryBound(to: UInt8.self)) - b.baseAddress! + 1
+            starts.append(Int32(i))
+        }
+        if starts.last != Int32(b.count) { starts.append(Int32(b.count)) }
     }
 
     var lineCount: Int { lineStarts.count - 1 }

@@ -106,6 +106,30 @@ enum FrameStore: Sendable {
         }
     }
 
+    /// The frames of `range` in order, checked like `forEachFrame`, each lent to `body` for
+    /// the call only (layout 2 decompresses them all into one buffer): `verify`'s scan.
+    func scanFrames(in range: Range<Int>, _ body: (Int, LentFrame, [UInt8]?) throws -> Void) throws {
+        switch self {
+        case .indexed:
+            for i in range {
+                let f = try decoded(Ref(index: i))
+                try f.bytes.withUnsafeBufferPointer { b in
+                    try f.lineStarts.withUnsafeBufferPointer { try body(i, LentFrame(bytes: b, lineStarts: $0), nil) }
+                }
+            }
+        case .keyTable(let file):
+            var starts: [Int32] = []
+            let path = file.path  // (`self.path` in the closure consumed the store per frame)
+            try file.scanFrames(in: range) { i, entry, bytes, first in
+                DecodedFrame.lineStarts(of: bytes, into: &starts)
+                guard starts.count - 1 == entry.records else {
+                    throw SnapshotError(file: path, "frame \(i) holds \(starts.count - 1) records, the key table says \(entry.records)")
+                }
+                try starts.withUnsafeBufferPointer { try body(i, LentFrame(bytes: bytes, lineStarts: $0), first) }
+            }
+        }
+    }
+
     /// The frames in runs of about `bytes` uncompressed bytes each (`averageFrameBytes` a
     /// frame), every run but the last a whole number of key-table blocks in layout 2 (so that
     /// no block is read twice): the pieces `verify` spreads over the cores.

@@ -85,8 +85,10 @@ package struct KeyIndex: Sendable {
     func last(_ frame: Int) -> String { string(2 * frame + 1) }
 
     /// Whether frame `frame`'s first (or last) key is `key`, without copying either.
-    func isFirst(_ key: [UInt8], of frame: Int) -> Bool { key.withUnsafeBufferPointer { compare($0, slot: 2 * frame) == 0 } }
-    func isLast(_ key: [UInt8], of frame: Int) -> Bool { key.withUnsafeBufferPointer { compare($0, slot: 2 * frame + 1) == 0 } }
+    func isFirst(_ key: [UInt8], of frame: Int) -> Bool { key.withUnsafeBufferPointer { isFirst($0, of: frame) } }
+    func isLast(_ key: [UInt8], of frame: Int) -> Bool { key.withUnsafeBufferPointer { isLast($0, of: frame) } }
+    func isFirst(_ key: UnsafeBufferPointer<UInt8>, of frame: Int) -> Bool { compare(key, slot: 2 * frame) == 0 }
+    func isLast(_ key: UnsafeBufferPointer<UInt8>, of frame: Int) -> Bool { compare(key, slot: 2 * frame + 1) == 0 }
 
     private func string(_ slot: Int) -> String {
         String(decoding: keys[Int(bounds[slot])..<Int(bounds[slot + 1])], as: UTF8.self)
