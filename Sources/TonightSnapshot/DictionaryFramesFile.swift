@@ -114,14 +114,17 @@ final class DictionaryFramesFile: @unchecked Sendable {
 
     private func forEachFrame(in range: Range<Int>, context: OpaquePointer, _ body: (Int, KeyTable.Frame, [UInt8], [UInt8]) throws -> Void) throws {
         try forEachCompressedFrame(in: range) { i, e, compressed, first in
-            try body(i, e, try decompress(compressed, entry: e, index: i, context: context), first)
+            try body(i, e, try decompress(compressed, entry: e, index: i, context: context), Array(first))
         }
     }
 
     /// The frames of `range` in file order, each decompressed into one buffer reused for all
-    /// of them and lent to `body` for the call: a scan that keeps no frame (`verify`) made
-    /// and freed an array per 2 KiB frame (allocation ~3 % of a verification's CPU).
-    func scanFrames(in range: Range<Int>, _ body: (Int, KeyTable.Frame, UnsafeBufferPointer<UInt8>, [UInt8]) throws -> Void) throws {
+    /// of them and lent to `body` for the call with the key table's first key: a scan that
+    /// keeps no frame (`verify`) made and freed two arrays per 2 KiB frame (allocation ~3 %
+    /// of a verification's CPU).
+    func scanFrames(
+        in range: Range<Int>, _ body: (Int, KeyTable.Frame, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
         guard !range.isEmpty else { return }
         var out: [UInt8] = []
         try contexts.with { context in
@@ -137,30 +140,31 @@ final class DictionaryFramesFile: @unchecked Sendable {
     /// range that starts and ends on block boundaries reads only its own blocks), each lent
     /// to `body` with its entry and the table's first key.
     private func forEachCompressedFrame(
-        in range: Range<Int>, _ body: (Int, KeyTable.Frame, UnsafeRawBufferPointer, [UInt8]) throws -> Void
+        in range: Range<Int>, _ body: (Int, KeyTable.Frame, UnsafeRawBufferPointer, UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws {
         var buffer: [UInt8] = []
         let blocks = (range.lowerBound / table.blockFrames)..<min(table.blockCount, (range.upperBound + table.blockFrames - 1) / table.blockFrames)
         for b in blocks {
-            let all = try table.frames(ofBlock: b)
             let firstFrame = b * table.blockFrames
-            let block = all.indices.filter { range.contains(firstFrame + $0) }.map { all[$0] }
-            let entries = block.map(\.frame)
-            guard let first = entries.first, let last = entries.last else { continue }
-            let start = first.offset, end = last.offset + last.compressedSize
-            guard start >= 0, end <= table.dataBytes, end >= start else { throw SnapshotError(file: path, "block \(b) lies outside the file") }
-            if buffer.count < end - start { buffer = [UInt8](repeating: 0, count: end - start) }
-            try buffer.withUnsafeMutableBytes {
-                try SeekableZstdFile.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<(end - start)]), at: start, path: path)
-            }
-            let skipped = max(0, range.lowerBound - firstFrame)
-            for (k, e) in entries.enumerated() {
-                let i = firstFrame + skipped + k
-                guard e.offset >= start, e.compressedSize >= 4, e.offset + e.compressedSize <= end else {
-                    throw SnapshotError(file: path, "frame \(i) lies outside its block")
+            try table.withFrames(ofBlock: b) { block in
+                // The block's frames inside `range`.
+                let lo = max(0, range.lowerBound - firstFrame), hi = min(block.count, range.upperBound - firstFrame)
+                guard lo < hi else { return }
+                let first = block.frame(lo), last = block.frame(hi - 1)
+                let start = first.offset, end = last.offset + last.compressedSize
+                guard start >= 0, end <= table.dataBytes, end >= start else { throw SnapshotError(file: path, "block \(b) lies outside the file") }
+                if buffer.count < end - start { buffer = [UInt8](repeating: 0, count: end - start) }
+                try buffer.withUnsafeMutableBytes {
+                    try SeekableZstdFile.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<(end - start)]), at: start, path: path)
                 }
-                try buffer.withUnsafeBytes {
-                    try body(i, e, UnsafeRawBufferPointer(rebasing: $0[(e.offset - start)..<(e.offset - start + e.compressedSize)]), block[k].first)
+                for k in lo..<hi {
+                    let e = block.frame(k), i = firstFrame + k
+                    guard e.offset >= start, e.compressedSize >= 4, e.offset + e.compressedSize <= end else {
+                        throw SnapshotError(file: path, "frame \(i) lies outside its block")
+                    }
+                    try buffer.withUnsafeBytes {
+                        try body(i, e, UnsafeRawBufferPointer(rebasing: $0[(e.offset - start)..<(e.offset - start + e.compressedSize)]), block.key(k))
+                    }
                 }
             }
         }

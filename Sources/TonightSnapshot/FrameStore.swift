@@ -108,7 +108,7 @@ enum FrameStore: Sendable {
 
     /// The frames of `range` in order, checked like `forEachFrame`, each lent to `body` for
     /// the call only (layout 2 decompresses them all into one buffer): `verify`'s scan.
-    func scanFrames(in range: Range<Int>, _ body: (Int, LentFrame, [UInt8]?) throws -> Void) throws {
+    func scanFrames(in range: Range<Int>, _ body: (Int, LentFrame, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
         switch self {
         case .indexed:
             for i in range {

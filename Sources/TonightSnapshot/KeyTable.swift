@@ -159,6 +159,12 @@ package struct KeyTable: Sendable {
         try withBlock(b) { block in (0..<block.count).map { (block.frame($0), Array(block.key($0))) } }
     }
 
+    /// Block `b`'s frames and first keys lent to `body` (a scan of every frame: no array per
+    /// frame's key).
+    func withFrames<T>(ofBlock b: Int, _ body: (BlockView) throws -> T) throws -> T {
+        try withBlock(b, body)
+    }
+
     package var blockCount: Int { blocks.count }
 
     /// Block `b`, checked (its hash and layout) when first read, handed to `body`.

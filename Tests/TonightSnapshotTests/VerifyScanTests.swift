@@ -35,7 +35,9 @@ import TonightBase
         #expect(decoded.count > 10)
         for range in [0..<decoded.count, 2..<5, (decoded.count - 1)..<decoded.count] {
             var lent: [(Int, [UInt8], [[UInt8]], [UInt8]?)] = []
-            try store.scanFrames(in: range) { i, f, first in lent.append((i, Array(f.bytes), (0..<f.lineCount).map { Array(f.line($0)) }, first)) }
+            try store.scanFrames(in: range) { i, f, first in
+                lent.append((i, Array(f.bytes), (0..<f.lineCount).map { Array(f.line($0)) }, first.map { Array($0) }))
+            }
             #expect(lent.map(\.0) == Array(range))
             #expect(lent.map(\.1) == decoded[range].map(\.1))
             #expect(lent.map(\.2) == decoded[range].map(\.2))
