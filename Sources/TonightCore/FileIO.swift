@@ -67,6 +67,12 @@ package enum FileIO {
     /// read/write; then fsync. The copy shares nothing with its source, so damage to
     /// one never reaches the other.
     package static func copyFile(_ from: URL, to: URL) throws {
+        try copyFile(from, to: to, sync: true)
+    }
+
+    /// `copyFile`; with `sync` false the copy is not fsynced here (the caller syncs it with
+    /// `syncFile` before it counts on it: publish lets the disk write while it validates).
+    package static func copyFile(_ from: URL, to: URL, sync: Bool) throws {
         let src = open(from.path, O_RDONLY | O_CLOEXEC)
         guard src >= 0 else { throw TonightError.io("open", path: from.path) }
         defer { close(src) }
@@ -95,7 +101,16 @@ package enum FileIO {
                 throw TonightError.io("copy", path: to.path)
             }
         }
-        guard fsync(dst) == 0 else { throw TonightError.io("fsync", path: to.path) }
+        guard !sync || fsync(dst) == 0 else { throw TonightError.io("fsync", path: to.path) }
+    }
+
+    /// fsync(2) of a file written earlier (through another descriptor: the data of the file
+    /// is flushed, whichever descriptor wrote it).
+    package static func syncFile(_ url: URL) throws {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw TonightError.io("open", path: url.path) }
+        defer { close(fd) }
+        if fsync(fd) != 0 { throw TonightError.io("fsync", path: url.path) }
     }
 
     /// The read/write fallback of `copyFile`, from the current offsets.

@@ -69,10 +69,12 @@ package struct PublishStage: Stage {
         // The run store's copy is written before CURRENT switches (a full disk there must not
         // leave a published snapshot behind a failed run).
         publisher.beforeSwitch = writeCopy
-        let result = try publisher.publish(sources, template: template(context), now: context.now)
+        var clock = PhaseClock()
+        let result = try publisher.publish(sources, template: template(context), now: context.now, clock: &clock)
         let manifest = result.manifest
         if case .unchanged = result { try writeCopy(manifest) }
         var outcome = StageOutcome()
+        for (phase, t) in clock.laps { outcome.details["seconds." + phase] = String(format: "%.2f", t) }
         outcome.rows["datasets"] = manifest.datasets.count
         outcome.rows["records"] = manifest.datasets.values.reduce(0) { $0 + $1.records }
         outcome.details["snapshot"] = manifest.id

@@ -365,6 +365,22 @@ import TonightSnapshot
         #expect(SnapshotDirectory(root: URL(fileURLWithPath: out).appendingPathComponent("snapshots")).snapshotIDs().count == 1)
     }
 
+    /// The publish stage times its phases (`seconds.*` in stage.json): every phase of a
+    /// publish, only the first of an unchanged one.
+    @Test func publishRecordsTheTimeOfEachPhase() throws {
+        let work = temporaryDirectory()
+        func phases(_ runId: String) throws -> [String] {
+            let dir = RunStore(work: work).runDirectory(runId).appendingPathComponent("publish")
+            let record = try StageRecord.read(dir.appendingPathComponent("stage.json"))
+            #expect(record.details.filter { $0.key.hasPrefix("seconds.") }.values.allSatisfy { Double($0).map { $0 >= 0 } ?? false })
+            return record.details.keys.filter { $0.hasPrefix("seconds.") }.sorted()
+        }
+        let first = try runner(inputs: tinyInputs, work: work).run()
+        #expect(try phases(first.runId) == ["seconds.copy", "seconds.prepare", "seconds.retention", "seconds.switch", "seconds.validate"])
+        let second = try runner(inputs: tinyInputs, work: work).run()
+        #expect(try phases(second.runId) == ["seconds.prepare"])
+    }
+
     /// Nine runs on the same inputs publish one snapshot; a changed dataset publishes again.
     @Test func publishIsIdempotent() throws {
         let work = temporaryDirectory()
