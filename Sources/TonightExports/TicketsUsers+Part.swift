@@ -66,7 +66,7 @@ extension TicketsUsers {
             try r.skipString()  // location
             let radius = try r.readOptionalDouble(), maxPrice = try r.readOptionalDouble()
             // NaN stands for "none" in the columns; load-tickets never writes one as a value.
-            for v in [lat, lon, radius, maxPrice] where v?.isNaN == true {
+            if lat?.isNaN == true || lon?.isNaN == true || radius?.isNaN == true || maxPrice?.isNaN == true {
                 throw TonightError(.invalidInput, "corrupt users table (a NaN coordinate, radius or price at byte \(r.offset))",
                                    hint: "re-run load-tickets with --force")
             }
