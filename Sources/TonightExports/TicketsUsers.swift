@@ -159,18 +159,6 @@ package final class TicketsUsers: @unchecked Sendable {
         UTF8Order.sortedIndices(bytes: UnsafeBufferPointer(idBytes), starts: UnsafeBufferPointer(idStarts))
     }
 
-    /// User `k` as a value (tests, and code outside the ranking loops).
-    package func user(_ k: Int) -> TicketsUser {
-        let v = self[k], p = places[k]
-        var u = TicketsUser(
-            id: id(k), homeZip: nil, lat: v.lat, lon: v.lon, location: "", radiusKm: Self.optional(p.radiusKm),
-            maxPrice: Self.optional(p.maxPrice))
-        u.favorites = Array(v.favorites)
-        u.follows = Array(v.follows)
-        u.dismissed = Array(v.dismissed)
-        return u
-    }
-
     @inline(__always) static func optional(_ v: Double) -> Double? { v.isNaN ? nil : v }
 
     @inline(__always)

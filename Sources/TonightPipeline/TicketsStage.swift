@@ -167,12 +167,9 @@ package struct TicketsStage: Stage {
         return outcome
     }
 
-    /// Whether user `id` is in the sample whose events in reach are counted: 1 in
-    /// `shapeSample` by the high half of the id's FNV-1a hash (a property of the user, so a
-    /// merge of shards has the same sample as one run; the low half picks the shard).
-    static func inShapeSample(_ id: String) -> Bool { (Shard.fnv1a(id) >> 32) % UInt64(shapeSample) == 0 }
-
-    /// The same for an id's UTF-8 bytes.
+    /// Whether the user of id `id` (UTF-8 bytes) is in the sample whose events in reach are
+    /// counted: 1 in `shapeSample` by the high half of the id's FNV-1a hash (a property of the
+    /// user, so a merge of shards has the same sample as one run; the low half picks the shard).
     static func inShapeSample(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
         (Shard.fnv1a(UnsafeRawBufferPointer(id)) >> 32) % UInt64(shapeSample) == 0
     }

@@ -154,13 +154,8 @@ package struct KeyTable: Sendable {
         return try withBlock(i / blockFrames) { Array($0.key(i % blockFrames)) }
     }
 
-    /// Every frame of block `b` with its first key (sequential readers take a block at a time).
-    package func frames(ofBlock b: Int) throws -> [(frame: Frame, first: [UInt8])] {
-        try withBlock(b) { block in (0..<block.count).map { (block.frame($0), Array(block.key($0))) } }
-    }
-
-    /// Block `b`'s frames and first keys lent to `body` (a scan of every frame: no array per
-    /// frame's key).
+    /// Block `b`'s frames and first keys lent to `body` (sequential readers take a block at a
+    /// time; no array per frame's key).
     func withFrames<T>(ofBlock b: Int, _ body: (BlockView) throws -> T) throws -> T {
         try withBlock(b, body)
     }

@@ -199,76 +199,27 @@ package struct RecordScanner {
 
         /// `object` when no rule in it depends on a sibling.
         mutating func plainObject(depth: Int, active: UInt32, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
-            i += 1
-            space()
-            if i < b.count, b[i] == 0x7D {
-                i += 1
-                return
-            }
-            while true {
-                space()
-                guard i < b.count, b[i] == 0x22 else { throw malformed() }
-                let keyRange = try string()
-                space()
-                guard i < b.count, b[i] == 0x3A else { throw malformed() }
-                i += 1
-                let next: UInt32
-                if active == 0 {
-                    next = 0
-                } else if keyRange.lowerBound < 0 {
-                    next = active & scratch.withUnsafeBufferPointer { t.member($0, at: depth) }
-                } else {
-                    next = active & t.member(UnsafeBufferPointer(rebasing: b[keyRange]), at: depth)
-                }
-                if next == 0 {
-                    try skip(depth: depth)
-                } else {
-                    try value(depth: depth + 1, active: next, found: found)
-                }
-                space()
-                guard i < b.count else { throw malformed() }
-                if b[i] == 0x2C {
-                    i += 1
-                    continue
-                }
-                guard b[i] == 0x7D else { throw malformed() }
-                i += 1
-                return
-            }
+            if opensEmpty(closedBy: 0x7D) { return }
+            repeat {
+                let (_, next) = try member(depth: depth, active: active)
+                if next == 0 { try skip(depth: depth) } else { try value(depth: depth + 1, active: next, found: found) }
+            } while try !ends(closedBy: 0x7D)
         }
 
-        /// `object` when some rule ending in one of its members depends on a sibling.
+        /// `object` when some rule ending in one of its members depends on a sibling: those
+        /// values are held until the object's end, beside its string members.
         mutating func conditionalObject(depth: Int, active: UInt32, conditional: UInt32, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
-            i += 1
             var held: [(Int, [UInt8])] = []
             var siblings: [([UInt8], [UInt8])] = []
-            space()
-            if i < b.count, b[i] == 0x7D {
-                i += 1
-                return
-            }
-            while true {
-                space()
-                guard i < b.count, b[i] == 0x22 else { throw malformed() }
-                let keyRange = try string()
-                let escapedKey = keyRange.lowerBound < 0 ? scratch : nil
-                space()
-                guard i < b.count, b[i] == 0x3A else { throw malformed() }
-                i += 1
-                let next: UInt32
-                if active == 0 {
-                    next = 0
-                } else if let escapedKey {
-                    next = active & escapedKey.withUnsafeBufferPointer { t.member($0, at: depth) }
-                } else {
-                    next = active & t.member(UnsafeBufferPointer(rebasing: b[keyRange]), at: depth)
-                }
+            if opensEmpty(closedBy: 0x7D) { return }
+            repeat {
+                let (name, next) = try member(depth: depth, active: active)
+                let escapedName = name.lowerBound < 0 ? scratch : nil  // before a value replaces it
                 if next == 0 {
                     space()
-                    if conditional != 0, i < b.count, b[i] == 0x22 {
-                        let name = escapedKey ?? Array(b[keyRange])
+                    if i < b.count, b[i] == 0x22 {
                         let v = try string()
-                        siblings.append((name, v.lowerBound < 0 ? scratch : Array(b[v])))
+                        siblings.append((escapedName ?? Array(b[name]), v.lowerBound < 0 ? scratch : Array(b[v])))
                     } else {
                         try skip(depth: depth)
                     }
@@ -279,16 +230,7 @@ package struct RecordScanner {
                 } else {
                     try value(depth: depth + 1, active: next, found: found)
                 }
-                space()
-                guard i < b.count else { throw malformed() }
-                if b[i] == 0x2C {
-                    i += 1
-                    continue
-                }
-                guard b[i] == 0x7D else { throw malformed() }
-                i += 1
-                break
-            }
+            } while try !ends(closedBy: 0x7D)
             for (r, v) in held {
                 guard let c = rules[r].condition else { continue }
                 let equal = siblings.contains { $0.0 == c.field && $0.1 == c.value }
@@ -298,25 +240,58 @@ package struct RecordScanner {
 
         /// Walks an array: its elements for the rules that step into each.
         mutating func array(depth: Int, active: UInt32, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
-            i += 1
             let next = active & t.each(at: depth)
-            space()
-            if i < b.count, b[i] == 0x5D {
-                i += 1
-                return
-            }
-            while true {
+            if opensEmpty(closedBy: 0x5D) { return }
+            repeat {
                 if next == 0 { try skip(depth: depth) } else { try value(depth: depth + 1, active: next, found: found) }
-                space()
-                guard i < b.count else { throw malformed() }
-                if b[i] == 0x2C {
-                    i += 1
-                    continue
-                }
-                guard b[i] == 0x5D else { throw malformed() }
-                i += 1
-                return
+            } while try !ends(closedBy: 0x5D)
+        }
+
+        /// Steps over an object's or array's opening byte; true when `close` follows at once
+        /// (the empty container, consumed).
+        @inline(__always)
+        mutating func opensEmpty(closedBy close: UInt8) -> Bool {
+            i += 1
+            space()
+            guard i < b.count, b[i] == close else { return false }
+            i += 1
+            return true
+        }
+
+        /// A member's name and its colon: the name's range (`-1..<`: unescaped into `scratch`)
+        /// and the rules of `active` that follow it.
+        @inline(__always)
+        mutating func member(depth: Int, active: UInt32) throws -> (name: Range<Int>, next: UInt32) {
+            space()
+            guard i < b.count, b[i] == 0x22 else { throw malformed() }
+            let name = try string()
+            let next: UInt32
+            if active == 0 {
+                next = 0
+            } else if name.lowerBound < 0 {
+                next = active & scratch.withUnsafeBufferPointer { t.member($0, at: depth) }
+            } else {
+                next = active & t.member(UnsafeBufferPointer(rebasing: b[name]), at: depth)
             }
+            space()
+            guard i < b.count, b[i] == 0x3A else { throw malformed() }
+            i += 1
+            return (name, next)
+        }
+
+        /// After a member or an element: true at `close` (the container's end, consumed),
+        /// false after a comma.
+        @inline(__always)
+        mutating func ends(closedBy close: UInt8) throws -> Bool {
+            space()
+            guard i < b.count else { throw malformed() }
+            if b[i] == 0x2C {
+                i += 1
+                return false
+            }
+            guard b[i] == close else { throw malformed() }
+            i += 1
+            return true
         }
 
         /// Skips one value of any kind (nested below `depth`).
