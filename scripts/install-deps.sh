@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing Tonight needs and a fresh machine lacks:
 # the C libraries' headers (libxml2, libzstd, zlib) and pkg-config for the build; zstd, gzip,
-# xmllint, GNU time and tzdata for the job, the tests and the benchmarks; Python's pyzstd for
+# xmllint, GNU time and tzdata for the job, the tests and the benchmarks; strace for the test of
+# the publish protocol's fsync order; Python's pyzstd for
 # the seekable-format interoperability tests, kubernetes-validate for the manifests and html5lib
 # for the run report (headless Chromium, if installed, renders the report in a test). Debian/Ubuntu (apt-get); as root, or with sudo.
 # Does nothing when everything is there. (`make run` and `make test` call it.)
 set -euo pipefail
 
-packages=(libxml2-dev libzstd-dev zlib1g-dev pkg-config zstd gzip libxml2-utils time tzdata)
+packages=(libxml2-dev libzstd-dev zlib1g-dev pkg-config zstd gzip libxml2-utils time tzdata strace)
 if ! command -v dpkg >/dev/null 2>&1; then
   echo "install-deps: not a Debian-like system; install by hand: ${packages[*]} and Python's pyzstd" >&2
   exit 0

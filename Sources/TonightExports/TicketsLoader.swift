@@ -12,7 +12,7 @@ package struct TicketsExport: Sendable {
     /// Data rows read per file.
     package var rows: [String: Int]
     package var bytes: Int
-    /// Wall seconds of the loader's phases (`users`, `intern`, `pairs`, `group`), for the
+    /// Wall seconds of the loader's phases (`open`, `users`, `intern`, `pairs`, `group`), for the
     /// stage's details.
     package var seconds: [String: Double] = [:]
 }
@@ -68,6 +68,7 @@ package struct TicketsLoader {
         let usersFile = try open(dir, "users.csv", optional: false)!
         let pairFiles = try Self.pairFiles.map { try open(dir, $0.name, optional: $0.optional) }
         let bytes = usersFile.byteCount + pairFiles.reduce(0) { $0 + ($1?.byteCount ?? 0) }
+        clock.lap("open")  // the files read into memory, one after another
 
         // Every header first, so that a missing column is reported in file order.
         let header = try usersFile.header(required: ["user_id"])

@@ -89,6 +89,8 @@ package enum ExternalTool: String, Sendable, CaseIterable {
     case chromium
     /// Python 3 with the `pyzstd` module (seekable zstd reads by byte range).
     case pyzstd
+    /// `strace`, which shows the order of a run's system calls (fsync before rename).
+    case strace
 
     /// Whether the tool can be run here (looked up once per process).
     package var isAvailable: Bool { Self.available.contains(self) }
