@@ -82,21 +82,62 @@ package enum CivilTime {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS` for seconds since the epoch (no zone suffix).
-    package static func formatLocal(_ t: Int64) -> String {
-        let day = floorDiv(t, 86_400)
-        let sec = Int(t - day * 86_400)
-        let (y, m, d) = civil(days: Int(day))
-        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(sec / 3600, 2) + ":"
-            + pad(sec / 60 % 60, 2) + ":" + pad(sec % 60, 2)
-    }
+    package static func formatLocal(_ t: Int64) -> String { format(t, zone: false) }
 
     /// ISO 8601 UTC with `Z`.
-    package static func formatUTC(_ t: Int64) -> String { formatLocal(t) + "Z" }
+    package static func formatUTC(_ t: Int64) -> String { format(t, zone: true) }
 
     /// `YYYY-MM-DD` of a day number.
     package static func formatDate(days: Int) -> String {
         let (y, m, d) = civil(days: days)
-        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2)
+        guard (0...9999).contains(y) else { return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) }
+        return String(unsafeUninitializedCapacity: 10) { b in
+            writeDate(y, m, d, into: b)
+            return 10
+        }
+    }
+
+    /// The date and time written digit by digit into the string's own memory (a string per
+    /// field and per concatenation made eleven for one instant: the catalog writes a few
+    /// hundred thousand). Years outside 0…9999 take the general path, which pads to four
+    /// digits and never cuts.
+    private static func format(_ t: Int64, zone: Bool) -> String {
+        let day = floorDiv(t, 86_400)
+        let sec = Int(t - day * 86_400)
+        let (y, m, d) = civil(days: Int(day))
+        guard (0...9999).contains(y) else {
+            return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(sec / 3600, 2) + ":"
+                + pad(sec / 60 % 60, 2) + ":" + pad(sec % 60, 2) + (zone ? "Z" : "")
+        }
+        return String(unsafeUninitializedCapacity: zone ? 20 : 19) { b in
+            writeDate(y, m, d, into: b)
+            b[10] = UInt8(ascii: "T")
+            two(sec / 3600, b, 11)
+            b[13] = UInt8(ascii: ":")
+            two(sec / 60 % 60, b, 14)
+            b[16] = UInt8(ascii: ":")
+            two(sec % 60, b, 17)
+            if zone { b[19] = UInt8(ascii: "Z") }
+            return zone ? 20 : 19
+        }
+    }
+
+    /// `YYYY-MM-DD` at the start of `b` (a year of 0…9999).
+    @inline(__always)
+    private static func writeDate(_ y: Int, _ m: Int, _ d: Int, into b: UnsafeMutableBufferPointer<UInt8>) {
+        two(y / 100, b, 0)
+        two(y % 100, b, 2)
+        b[4] = UInt8(ascii: "-")
+        two(m, b, 5)
+        b[7] = UInt8(ascii: "-")
+        two(d, b, 8)
+    }
+
+    /// The two digits of `v` (0…99) at `at`.
+    @inline(__always)
+    private static func two(_ v: Int, _ b: UnsafeMutableBufferPointer<UInt8>, _ at: Int) {
+        b[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v / 10)
+        b[at + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
     }
 
     private static func pad(_ v: Int, _ width: Int) -> String {

@@ -1,11 +1,13 @@
 /// Event id text form.
 package enum EventID {
-    private static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
-
+    /// The 16 upper-case hex digits of `id` (one allocation: the string's own).
     package static func format(_ id: UInt64) -> String {
-        var out = [UInt8](repeating: 0, count: 16)
-        for i in 0..<16 { out[15 - i] = digits[Int((id >> (UInt64(i) * 4)) & 0xf)] }
-        return String(decoding: out, as: UTF8.self)
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            let p = UnsafeMutableRawPointer(buffer.baseAddress!)
+            p.storeBytes(of: JSONCursor.hexDigits(UInt32(truncatingIfNeeded: id >> 32)), as: UInt64.self)
+            p.storeBytes(of: JSONCursor.hexDigits(UInt32(truncatingIfNeeded: id)), toByteOffset: 8, as: UInt64.self)
+            return 16
+        }
     }
 
     /// Parses exactly 16 hex digits (either case).

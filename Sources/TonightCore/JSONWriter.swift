@@ -192,6 +192,18 @@ package struct JSONWriter: Sendable {
         bytes.append(contentsOf: json)
     }
 
+    /// An event id as its JSON string (the text of `EventID.format`), written from the number
+    /// without making that text.
+    package mutating func value(eventID id: UInt64) {
+        comma()
+        bytes.append(UInt8(ascii: "\""))
+        withUnsafeBytes(of: JSONCursor.hexDigits(UInt32(truncatingIfNeeded: id >> 32))) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: JSONCursor.hexDigits(UInt32(truncatingIfNeeded: id))) { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    package mutating func field(_ k: String, eventID id: UInt64) { key(k); value(eventID: id) }
+
     // Convenience: key + value; optional variants omit the field when nil (never `null`).
     package mutating func field(_ k: String, _ v: String) { key(k); value(v) }
     package mutating func field(_ k: String, _ v: Int64) { key(k); value(v) }

@@ -11,46 +11,68 @@ extension CatalogBuilder {
         rankedIndices(list, byUpcoming: byUpcoming, favorites: favorites).map { list[$0] }
     }
 
+    /// What the artist order compares, one value per artist laid side by side.
+    private struct SortKey {
+        var favorites: Int
+        var upcoming: Int
+        /// The name's first eight bytes as one big-endian number, zero-padded (a name holds
+        /// no NUL): two names that differ there compare as these numbers.
+        var head: UInt64
+        var start: Int
+        var end: Int
+        var id: Int64
+    }
+
     /// The indices of `list` in `ranked` order. The counts are looked up once per artist, not
     /// twice per comparison (a sort of 202,000 artists spent most of its time hashing ids).
     ///
     /// The names are compared as bytes laid side by side, not by copying two artists per
-    /// comparison (most artists tie on counts, so the sort is mostly name comparisons). Two
-    /// names that differ in bytes are different names unless one is not ASCII: then `String`
-    /// equality (canonical equivalence) decides, as it always did.
+    /// comparison (most artists tie on counts, so the sort is mostly name comparisons), and
+    /// first by their eight leading bytes as a number. Two names are ordered by their bytes,
+    /// or by id when they are equal as `String`s (canonically equivalent: "é" as one scalar or
+    /// two), as when the names were compared as `String`s. Where the first byte that differs
+    /// is ASCII in both names (or one name ends first), they cannot be equivalent: an ASCII
+    /// character starts a new character in both and never takes part in a decomposition or
+    /// a reordering, so their decompositions differ there too. Only the other pairs are
+    /// compared as `String`s.
     func rankedIndices(_ list: [FeedArtist], byUpcoming: Bool, favorites: [Int64: Int]) -> [Int] {
-        let fav = list.map { favorites[$0.id] ?? 0 }
-        let up = byUpcoming ? list.map { upcoming[$0.id] ?? 0 } : list.map { _ in 0 }
         var bytes: [UInt8] = []
-        var starts = [0]
-        starts.reserveCapacity(list.count + 1)
+        var keys: [SortKey] = []
+        keys.reserveCapacity(list.count)
         for a in list {
+            let start = bytes.count
             bytes += a.name.utf8
-            starts.append(bytes.count)
+            var head: UInt64 = 0
+            for k in 0..<8 { head = head << 8 | UInt64(start + k < bytes.count ? bytes[start + k] : 0) }
+            keys.append(SortKey(
+                favorites: favorites[a.id] ?? 0, upcoming: byUpcoming ? upcoming[a.id] ?? 0 : 0, head: head,
+                start: start, end: bytes.count, id: a.id))
         }
-        let ascii = list.map { $0.name.utf8.allSatisfy { $0 < 0x80 } }
-        let ids = list.map(\.id)
-        return fav.withUnsafeBufferPointer { fav in
-            up.withUnsafeBufferPointer { up in
-                bytes.withUnsafeBufferPointer { bytes in
-                    starts.withUnsafeBufferPointer { starts in
-                        ascii.withUnsafeBufferPointer { ascii in
-                            ids.withUnsafeBufferPointer { ids in
-                                list.indices.sorted { i, j in
-                                    if fav[i] != fav[j] { return fav[i] > fav[j] }
-                                    if up[i] != up[j] { return up[i] > up[j] }
-                                    let a = UnsafeBufferPointer(rebasing: bytes[starts[i]..<starts[i + 1]])
-                                    let b = UnsafeBufferPointer(rebasing: bytes[starts[j]..<starts[j + 1]])
-                                    let n = min(a.count, b.count)
-                                    let c = n == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, n)
-                                    let order = c != 0 ? c < 0 : a.count < b.count
-                                    if c == 0 && a.count == b.count { return ids[i] < ids[j] }
-                                    if !(ascii[i] && ascii[j]) && list[i].name == list[j].name { return ids[i] < ids[j] }
-                                    return order
-                                }
-                            }
-                        }
+        return keys.withUnsafeBufferPointer { keys in
+            bytes.withUnsafeBufferPointer { bytes in
+                list.indices.sorted { i, j in
+                    let x = keys[i], y = keys[j]
+                    if x.favorites != y.favorites { return x.favorites > y.favorites }
+                    if x.upcoming != y.upcoming { return x.upcoming > y.upcoming }
+                    let lx = x.end - x.start, ly = y.end - y.start
+                    // The first byte where the names differ (or the shorter one's length).
+                    var first: Int
+                    if x.head != y.head {
+                        let shift = UInt64((x.head ^ y.head).leadingZeroBitCount & ~7)
+                        // Both bytes ASCII, or one a name's end (its zero padding).
+                        if (x.head << shift) >> 56 < 0x80 && (y.head << shift) >> 56 < 0x80 { return x.head < y.head }
+                        first = Int(shift / 8)
+                    } else {
+                        first = min(8, lx, ly)
+                        while first < min(lx, ly) && bytes[x.start + first] == bytes[y.start + first] { first += 1 }
                     }
+                    // One name is the other, or begins it (then it is never equivalent: it
+                    // decomposes to fewer scalars).
+                    if first == min(lx, ly) { return lx == ly ? x.id < y.id : lx < ly }
+                    let a = bytes[x.start + first], b = bytes[y.start + first]
+                    if a < 0x80 && b < 0x80 { return a < b }
+                    if list[i].name == list[j].name { return x.id < y.id }
+                    return a < b
                 }
             }
         }
@@ -59,36 +81,44 @@ extension CatalogBuilder {
     /// `artist_suggest`: for every prefix of 1…suggestMaxPrefix Unicode scalars of each
     /// artist's name key, the `suggestSize` artists with the most favourites. The artists are
     /// ranked once and walked in that order, so each prefix's list is built already ranked
-    /// (sorting every prefix's artists cost a third of the stage).
+    /// (sorting every prefix's artists cost a third of the stage). Prefixes are numbered as
+    /// they are met; a list takes an artist once (a name's prefixes can repeat) and its
+    /// items are written when the list is.
     package func artistSuggestRecords(favorites: [Int64: Int]) -> Records {
-        var byPrefix: [String: [Int]] = [:]
         let size = settings.suggestSize
-        // A name's few prefixes are compared with each other directly (`String` equality, as a
-        // set would) rather than through a set allocated per artist, and each prefix's list is
-        // looked up once and changed in place.
-        var seen: [String] = []
+        var numbers: [String: Int] = [:]
+        var texts: [String] = []
+        var lists: [[Int]] = []
         for i in rankedIndices(artists, byUpcoming: true, favorites: favorites) {
             let key = TextNormalizer.nameKey(artists[i].name)
             var prefix = ""
-            seen.removeAll(keepingCapacity: true)
             for scalar in key.unicodeScalars.prefix(settings.suggestMaxPrefix) {
                 prefix.unicodeScalars.append(scalar)
-                guard !seen.contains(prefix) else { continue }
-                seen.append(prefix)
-                Self.append(i, to: &byPrefix[prefix, default: []], size: size)
+                let p: Int
+                if let known = numbers[prefix] {
+                    p = known
+                } else {
+                    p = texts.count
+                    numbers[prefix] = p
+                    texts.append(prefix)
+                    lists.append([])
+                }
+                if lists[p].count < size && lists[p].last != i { lists[p].append(i) }
             }
         }
         var w = JSONWriter()
-        let records: Records = byPrefix.map { prefix, indexes in
-            w.beginKeyedList(prefix)
-            for a in indexes.map({ artists[$0] }) {
+        var records: Records = []
+        records.reserveCapacity(texts.count)
+        for (p, list) in lists.enumerated() {
+            w.beginKeyedList(texts[p])
+            for i in list {
                 w.beginObject()
-                w.field("id", a.id)
-                w.field("name", a.name)
-                w.field("favorites", favorites[a.id] ?? 0)
+                w.field("id", artists[i].id)
+                w.field("name", artists[i].name)
+                w.field("favorites", favorites[artists[i].id] ?? 0)
                 w.endObject()
             }
-            return (prefix, w.endKeyedList())
+            records.append((texts[p], w.endKeyedList()))
         }
         return Self.sorted(records)
     }

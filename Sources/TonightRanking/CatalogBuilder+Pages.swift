@@ -17,16 +17,21 @@ extension CatalogBuilder {
         return out
     }
 
-    /// Upcoming events in (startsAt, id) order.
-    private var upcomingInOrder: [LocatedEvent] {
-        events.filter { Self.isUpcoming($0.event, settings) }
-            .sorted { ($0.event.startsAt, $0.event.idString) < ($1.event.startsAt, $1.event.idString) }
+    /// The indices of the upcoming events in (startsAt, id) order. The id compares as its
+    /// number: the text is the 16 upper-case hex digits of it, whose byte order is the
+    /// number's order (sorting the events by their text made two strings per comparison,
+    /// and moving the events themselves retained and released their strings).
+    var upcomingInOrder: [Int] {
+        let start = events.map(\.event.startsAt), id = events.map(\.event.id)
+        var order = events.indices.filter { Self.isUpcoming(events[$0].event, settings) }
+        order.sort { (start[$0], id[$0]) < (start[$1], id[$1]) }
+        return order
     }
 
     /// One page item: the event, its name, venue and city, start (UTC and venue-local), status.
     private static func item(_ e: LocatedEvent, city: String?, into w: inout JSONWriter) {
         w.beginObject()
-        w.field("event", e.event.idString)
+        w.field("event", eventID: e.event.id)
         w.field("name", e.event.name)
         w.field("venue", e.event.venue)
         w.field("city", city)
@@ -36,28 +41,43 @@ extension CatalogBuilder {
         w.endObject()
     }
 
-    private func pages(_ key: (LocatedEvent) -> [Int64]) -> Records {
+    /// Per key of `key(event)`, the first `artistEventsSize` upcoming events in order; each
+    /// event's item is written once and copied into every list that takes it.
+    private func pages(_ key: (FeedEvent) -> [Int64]) -> Records {
         let cities = venueCities
-        var lists: [Int64: [LocatedEvent]] = [:]
-        for e in upcomingInOrder {
-            for k in key(e) where lists[k, default: []].count < settings.artistEventsSize { lists[k, default: []].append(e) }
+        var lists: [Int64: [Int]] = [:]
+        var items = JSONWriter()
+        var ends: [Int] = []
+        for (n, i) in upcomingInOrder.enumerated() {
+            var taken = false
+            for k in key(events[i].event) {
+                guard (lists[k]?.count ?? 0) < settings.artistEventsSize else { continue }
+                if !taken {
+                    let e = events[i]
+                    Self.item(e, city: cities[e.event.venue]?.name, into: &items)
+                    items.endRecord()  // the next item takes no comma
+                    taken = true
+                }
+                lists[k, default: []].append(n)
+            }
+            ends.append(items.bytes.count)
         }
         var w = JSONWriter()
         return Self.sorted(lists.map { k, list in
             w.beginKeyedList(String(k))
-            for e in list { Self.item(e, city: cities[e.event.venue]?.name, into: &w) }
+            for n in list { w.raw(items.bytes, (n == 0 ? 0 : ends[n - 1])..<ends[n]) }
             return (String(k), w.endKeyedList())
         })
     }
 
     /// `artist_events`: per artist, the upcoming events they perform in (headliner or not).
     package func artistEventRecords() -> Records {
-        pages { Array(Set($0.event.artists)) }
+        pages { Array(Set($0.artists)) }
     }
 
     /// `venue_events`: per venue, its upcoming events.
     package func venueEventRecords() -> Records {
-        pages { [$0.event.venue] }
+        pages { [$0.venue] }
     }
 
     /// `artist_years`: per artist and calendar year (of the venue-local start date, the UTC date
@@ -74,17 +94,21 @@ extension CatalogBuilder {
         }
         let cities = venueCities
         var years: [Int64: [Int: Year]] = [:]
+        // Each year is changed in place: a copy changed and stored back made every insert
+        // copy the sets the dictionary still held.
+        func add(_ day: Int, _ venue: Int64, _ city: String?, to y: inout Year) {
+            y.events += 1
+            y.venues.insert(venue)
+            if let city { y.cities.insert(city) }
+            y.first = min(y.first, day)
+            y.last = max(y.last, day)
+        }
         for e in events where !(e.event.status.map(settings.excludedStatuses.contains) ?? false) {
             let day = Self.localDay(e)
             let year = CivilTime.civil(days: day).year
+            let city = cities[e.event.venue]?.key
             for a in Set(e.event.artists) {
-                var y = years[a, default: [:]][year, default: Year()]
-                y.events += 1
-                y.venues.insert(e.event.venue)
-                if let c = cities[e.event.venue] { y.cities.insert(c.key) }
-                y.first = min(y.first, day)
-                y.last = max(y.last, day)
-                years[a, default: [:]][year] = y
+                add(day, e.event.venue, city, to: &years[a, default: [:]][year, default: Year()])
             }
         }
         var w = JSONWriter()

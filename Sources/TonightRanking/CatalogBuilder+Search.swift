@@ -24,48 +24,99 @@ extension CatalogBuilder {
     /// (`NameKey.words`) of an upcoming event's name, its performers' names, its venue's name
     /// and city, the `suggestSize` upcoming events with the highest popularity, then soonest,
     /// then by id. Items: `event`, `name`, `startsAt`, `venue`, `city`, `popularity`.
+    ///
+    /// The prefixes of a performer's or a venue's texts are worked out once (they recur in
+    /// every event there) and numbered; each event's item is written once and copied into
+    /// every list that takes it.
     package func eventSearchRecords() -> Records {
         let pop = popularity()
-        let artistName = Dictionary(artists.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        var firstArtist: [Int64: Int] = [:]
+        for (i, a) in artists.enumerated() where firstArtist[a.id] == nil { firstArtist[a.id] = i }
         let venueOf = Dictionary(venues.map { ($0.venue.id, $0.venue) }, uniquingKeysWith: { a, _ in a })
         // Upcoming events in list order, so that each prefix's list is built already ranked.
-        let ranked = events.filter { Self.isUpcoming($0.event, settings) }.sorted { a, b in
-            let pa = pop[a.event.id]!, pb = pop[b.event.id]!
-            if pa != pb { return pa > pb }
-            return (a.event.startsAt, a.event.id) < (b.event.startsAt, b.event.id)
+        // The id compares as its number (the order of its 16 upper-case hex digits).
+        let score = events.map { pop[$0.event.id]! }
+        var ranked = events.indices.filter { Self.isUpcoming(events[$0].event, settings) }
+        ranked.sort { a, b in
+            if score[a] != score[b] { return score[a] > score[b] }
+            return (events[a].event.startsAt, events[a].event.id) < (events[b].event.startsAt, events[b].event.id)
         }
-        var byPrefix: [String: [Int]] = [:]
-        for (i, l) in ranked.enumerated() {
-            let e = l.event
-            var texts = [e.name] + e.artists.compactMap { artistName[$0] }
-            if let v = venueOf[e.venue] { texts += [v.name, v.city].compactMap { $0 } }
-            var prefixes = Set<String>()
-            for text in texts {
-                for word in NameKey.words(ofKey: TextNormalizer.nameKey(text)) {
-                    var prefix = ""
-                    for scalar in word.unicodeScalars.prefix(settings.suggestMaxPrefix) {
-                        prefix.unicodeScalars.append(scalar)
-                        prefixes.insert(prefix)
-                    }
-                }
+        var prefixes = PrefixTable(maxScalars: settings.suggestMaxPrefix)
+        var ofArtist: [Int64: [Int]] = [:], ofVenue: [Int64: [Int]] = [:]
+        var lists: [[Int]] = []
+        var items = JSONWriter()
+        var ends: [Int] = []
+        var mine: [Int] = []
+        for (n, i) in ranked.enumerated() {
+            let e = events[i].event
+            mine = prefixes.numbers(of: e.name)
+            for a in e.artists {
+                guard let k = firstArtist[a] else { continue }
+                if ofArtist[a] == nil { ofArtist[a] = prefixes.numbers(of: artists[k].name) }
+                mine += ofArtist[a]!
             }
-            for p in prefixes { Self.append(i, to: &byPrefix[p, default: []], size: settings.suggestSize) }
+            let venue = venueOf[e.venue]
+            if let v = venue {
+                if ofVenue[v.id] == nil { ofVenue[v.id] = [v.name, v.city].compactMap { $0 }.flatMap { prefixes.numbers(of: $0) } }
+                mine += ofVenue[v.id]!
+            }
+            if lists.count < prefixes.count { lists += Array(repeating: [], count: prefixes.count - lists.count) }
+            var taken = false
+            for p in mine where lists[p].count < settings.suggestSize && lists[p].last != n {
+                if !taken {
+                    items.beginObject()
+                    items.field("event", eventID: e.id)
+                    items.field("name", e.name)
+                    items.field("startsAt", CivilTime.formatUTC(e.startsAt))
+                    items.field("venue", e.venue)
+                    items.field("city", venue?.city)
+                    items.field("popularity", score[i], .score)
+                    items.endObject()
+                    items.endRecord()  // the next item takes no comma
+                    taken = true
+                }
+                lists[p].append(n)
+            }
+            ends.append(items.bytes.count)
         }
         var w = JSONWriter()
-        return Self.sorted(byPrefix.map { prefix, list in
-            w.beginKeyedList(prefix)
-            for i in list {
-                let e = ranked[i].event
-                w.beginObject()
-                w.field("event", e.idString)
-                w.field("name", e.name)
-                w.field("startsAt", CivilTime.formatUTC(e.startsAt))
-                w.field("venue", e.venue)
-                w.field("city", venueOf[e.venue]?.city)
-                w.field("popularity", pop[e.id]!, .score)
-                w.endObject()
+        var records: Records = []
+        for (p, list) in lists.enumerated() where !list.isEmpty {
+            w.beginKeyedList(prefixes.text[p])
+            for n in list { w.raw(items.bytes, (n == 0 ? 0 : ends[n - 1])..<ends[n]) }
+            records.append((prefixes.text[p], w.endKeyedList()))
+        }
+        return Self.sorted(records)
+    }
+}
+
+/// The search prefixes met so far, numbered in order of appearance: of each word of a text's
+/// name key, its first 1…`maxScalars` Unicode scalars.
+struct PrefixTable {
+    let maxScalars: Int
+    private var numbers: [String: Int] = [:]
+    private(set) var text: [String] = []
+
+    init(maxScalars: Int) { self.maxScalars = maxScalars }
+
+    var count: Int { text.count }
+
+    /// The numbers of `name`'s prefixes (a number may repeat: a list takes an event once).
+    mutating func numbers(of name: String) -> [Int] {
+        var out: [Int] = []
+        for word in NameKey.words(ofKey: TextNormalizer.nameKey(name)) {
+            var prefix = ""
+            for scalar in word.unicodeScalars.prefix(maxScalars) {
+                prefix.unicodeScalars.append(scalar)
+                if let k = numbers[prefix] {
+                    out.append(k)
+                } else {
+                    numbers[prefix] = text.count
+                    out.append(text.count)
+                    text.append(prefix)
+                }
             }
-            return (prefix, w.endKeyedList())
-        })
+        }
+        return out
     }
 }

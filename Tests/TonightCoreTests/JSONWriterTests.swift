@@ -185,20 +185,43 @@ import TonightGenerator
         #expect(run.scratch.count >= items * 64 + 1)
     }
 
-    /// The cursor writes an event id from the number (`eventID`): the quoted text of
-    /// `EventID.format`, every nibble value in every position, and nothing around it.
-    @Test func eventIDIsTheFormattedIDQuoted() {
+    /// Ids with every hex digit in every position, the extremes, then random ones.
+    static func testEventIDs() -> [UInt64] {
         var rng = SplitMix64(seed: 19)
         var ids: [UInt64] = [0, .max, 0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210, 0x9999_AAAA_0000_FFFF, 1 << 63, 0xA]
-        // Every hex digit in every position, then random ids.
         for d in 0..<UInt64(16) { for p in 0..<UInt64(16) { ids.append(d << (4 * p)) } }
         for _ in 0..<100_000 { ids.append(rng.next()) }
+        return ids
+    }
+
+    /// The text of an event id by the standard library: 16 upper-case hex digits, zero-padded
+    /// (the reference that the fast writers are checked against).
+    static func referenceEventID(_ id: UInt64) -> String {
+        let digits = String(id, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The cursor writes an event id from the number (`eventID`), and so do `EventID.format`
+    /// and `JSONWriter.value(eventID:)`: the quoted text of the reference, every nibble value
+    /// in every position, and nothing around it.
+    @Test func eventIDIsTheFormattedIDQuoted() {
+        let ids = Self.testEventIDs()
+        let reference = ids.map { "\"\(Self.referenceEventID($0))\"" }
         var w = JSONWriter()
         w.beginArray()
         for id in ids { w.element(maxBytes: 18) { $0.eventID(id) } }
         w.endArray()
-        let text = String(decoding: w.bytes, as: UTF8.self)
-        #expect(text == "[" + ids.map { "\"\(EventID.format($0))\"" }.joined(separator: ",") + "]")
+        #expect(String(decoding: w.bytes, as: UTF8.self) == "[" + reference.joined(separator: ",") + "]")
+        #expect(ids.map { "\"\(EventID.format($0))\"" } == reference)
+        var v = JSONWriter()
+        v.beginObject()
+        for (k, id) in ids.prefix(300).enumerated() { v.field("e\(k % 3)", eventID: id) }
+        v.endObject()
+        var s = JSONWriter()
+        s.beginObject()
+        for (k, id) in ids.prefix(300).enumerated() { s.field("e\(k % 3)", Self.referenceEventID(id)) }
+        s.endObject()
+        #expect(String(decoding: v.bytes, as: UTF8.self) == String(decoding: s.bytes, as: UTF8.self))
     }
 
     /// `take` hands out a copy sized to the record and keeps the writer's buffer for the

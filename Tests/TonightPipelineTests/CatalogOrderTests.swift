@@ -13,7 +13,15 @@ import TonightGenerator
 /// list full of ties.
 @Suite struct CatalogOrderTests {
     static let names = ["", "A", "Ab", "Abc", "abc", "B", "Beyoncé", "Beyonce\u{301}", "Zoë", "Zoe\u{308}",
-                        "\u{C5}ngel", "A\u{30A}ngel", "\u{212B}ngel", "Ab ", "Ab\t", "Émile", "Ñu", "N\u{303}u"]
+                        "\u{C5}ngel", "A\u{30A}ngel", "\u{212B}ngel", "Ab ", "Ab\t", "Émile", "Ñu", "N\u{303}u",
+                        // Names that share or differ in their first eight bytes (compared as one number).
+                        "Metallic", "Metallica", "Metallica Tribute", "Metallicb", "MetallicA", "Metallic ", "Beyoncé Knowles",
+                        "Beyonce\u{301} Knowles", "Beyoncé Knowle", "12345678", "12345679", "1234567", "~~~~~~~~~",
+                        // ASCII names equal to names that are not (singleton decompositions).
+                        "K", "\u{212A}", "Kelvin", "\u{212A}elvin", ";", "\u{37E}",
+                        // Equal or not where the first differing byte is past the eighth, or not ASCII.
+                        "Beyoncé Knowles x", "Beyonce\u{301} Knowles x", "Zoëx", "Zoe\u{308}x", "Élan", "E\u{301}lan",
+                        "Ab\u{301}", "Abc\u{301}", "Abcdefgh\u{301}", "Abcdefghé", "Abcdefghe\u{301}", "Abcdefgh"]
 
     /// The comparison the catalog used before names were compared as bytes.
     static func reference(_ list: [FeedArtist], fav: [Int64: Int], up: [Int64: Int], byUpcoming: Bool) -> [Int] {
@@ -45,6 +53,7 @@ import TonightGenerator
         }
         // The list has ties that only canonical equivalence breaks to the id.
         #expect("Beyoncé" == "Beyonce\u{301}" && Array("Beyoncé".utf8) != Array("Beyonce\u{301}".utf8))
+        #expect("K" == "\u{212A}" && ";" == "\u{37E}")
     }
 }
 
