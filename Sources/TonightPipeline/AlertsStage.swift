@@ -97,7 +97,7 @@ package struct AlertsStage: Stage {
             if itemEnd[r] >= 0 { return itemStart[r]..<itemEnd[r] }
             let e = located[byStart[r]].event
             json.beginObject()
-            json.field("event", e.idString)
+            json.field("event", eventID: e.id)
             json.field("venue", e.venue)
             json.field("startsAt", CivilTime.formatUTC(e.startsAt))
             json.field("status", e.status)

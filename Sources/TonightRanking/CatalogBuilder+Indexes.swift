@@ -169,9 +169,9 @@ extension CatalogBuilder {
         var w = JSONWriter()
         let records: Records = byCell.map { cell, list in
             w.beginKeyedList(cell)
-            for e in list.sorted(by: { ($0.startsAt, $0.idString) < ($1.startsAt, $1.idString) }) {
+            for e in list.sorted(by: { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }) {  // the id text's order is its number's
                 w.beginObject()
-                w.field("event", e.idString)
+                w.field("event", eventID: e.id)
                 w.field("startsAt", CivilTime.formatUTC(e.startsAt))
                 w.field("venue", e.venue)
                 w.endObject()
