@@ -86,31 +86,20 @@ extension CatalogBuilder {
     /// items are written when the list is.
     package func artistSuggestRecords(favorites: [Int64: Int]) -> Records {
         let size = settings.suggestSize
-        var numbers: [String: Int] = [:]
-        var texts: [String] = []
+        var prefixes = PrefixTable(maxScalars: settings.suggestMaxPrefix)
         var lists: [[Int]] = []
+        var mine: [Int] = []
         for i in rankedIndices(artists, byUpcoming: true, favorites: favorites) {
-            let key = TextNormalizer.nameKey(artists[i].name)
-            var prefix = ""
-            for scalar in key.unicodeScalars.prefix(settings.suggestMaxPrefix) {
-                prefix.unicodeScalars.append(scalar)
-                let p: Int
-                if let known = numbers[prefix] {
-                    p = known
-                } else {
-                    p = texts.count
-                    numbers[prefix] = p
-                    texts.append(prefix)
-                    lists.append([])
-                }
-                if lists[p].count < size && lists[p].last != i { lists[p].append(i) }
-            }
+            mine.removeAll(keepingCapacity: true)
+            prefixes.appendNumbers(ofPrefixesOf: TextNormalizer.nameKey(artists[i].name), to: &mine)
+            if lists.count < prefixes.count { lists += Array(repeating: [], count: prefixes.count - lists.count) }
+            for p in mine where lists[p].count < size && lists[p].last != i { lists[p].append(i) }
         }
         var w = JSONWriter()
         var records: Records = []
-        records.reserveCapacity(texts.count)
+        records.reserveCapacity(lists.count)
         for (p, list) in lists.enumerated() {
-            w.beginKeyedList(texts[p])
+            w.beginKeyedList(prefixes.text[p])
             for i in list {
                 w.beginObject()
                 w.field("id", artists[i].id)
@@ -118,15 +107,9 @@ extension CatalogBuilder {
                 w.field("favorites", favorites[artists[i].id] ?? 0)
                 w.endObject()
             }
-            records.append((texts[p], w.endKeyedList()))
+            records.append((prefixes.text[p], w.endKeyedList()))
         }
         return Self.sorted(records)
-    }
-
-    /// Appends `i` to a suggestion list that is not full yet.
-    @inline(__always)
-    static func append(_ i: Int, to list: inout [Int], size: Int) {
-        if list.count < size { list.append(i) }
     }
 
     /// `category_artists`: per category, its own artists with upcoming events, by favourites,

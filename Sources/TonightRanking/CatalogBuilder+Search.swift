@@ -49,15 +49,24 @@ extension CatalogBuilder {
         var mine: [Int] = []
         for (n, i) in ranked.enumerated() {
             let e = events[i].event
-            mine = prefixes.numbers(of: e.name)
+            mine.removeAll(keepingCapacity: true)
+            prefixes.appendNumbers(ofWordsOf: e.name, to: &mine)
             for a in e.artists {
                 guard let k = firstArtist[a] else { continue }
-                if ofArtist[a] == nil { ofArtist[a] = prefixes.numbers(of: artists[k].name) }
+                if ofArtist[a] == nil {
+                    var numbers: [Int] = []
+                    prefixes.appendNumbers(ofWordsOf: artists[k].name, to: &numbers)
+                    ofArtist[a] = numbers
+                }
                 mine += ofArtist[a]!
             }
             let venue = venueOf[e.venue]
             if let v = venue {
-                if ofVenue[v.id] == nil { ofVenue[v.id] = [v.name, v.city].compactMap { $0 }.flatMap { prefixes.numbers(of: $0) } }
+                if ofVenue[v.id] == nil {
+                    var numbers: [Int] = []
+                    for text in [v.name, v.city].compactMap({ $0 }) { prefixes.appendNumbers(ofWordsOf: text, to: &numbers) }
+                    ofVenue[v.id] = numbers
+                }
                 mine += ofVenue[v.id]!
             }
             if lists.count < prefixes.count { lists += Array(repeating: [], count: prefixes.count - lists.count) }
@@ -87,36 +96,5 @@ extension CatalogBuilder {
             records.append((prefixes.text[p], w.endKeyedList()))
         }
         return Self.sorted(records)
-    }
-}
-
-/// The search prefixes met so far, numbered in order of appearance: of each word of a text's
-/// name key, its first 1…`maxScalars` Unicode scalars.
-struct PrefixTable {
-    let maxScalars: Int
-    private var numbers: [String: Int] = [:]
-    private(set) var text: [String] = []
-
-    init(maxScalars: Int) { self.maxScalars = maxScalars }
-
-    var count: Int { text.count }
-
-    /// The numbers of `name`'s prefixes (a number may repeat: a list takes an event once).
-    mutating func numbers(of name: String) -> [Int] {
-        var out: [Int] = []
-        for word in NameKey.words(ofKey: TextNormalizer.nameKey(name)) {
-            var prefix = ""
-            for scalar in word.unicodeScalars.prefix(maxScalars) {
-                prefix.unicodeScalars.append(scalar)
-                if let k = numbers[prefix] {
-                    out.append(k)
-                } else {
-                    numbers[prefix] = text.count
-                    out.append(text.count)
-                    text.append(prefix)
-                }
-            }
-        }
-        return out
     }
 }
