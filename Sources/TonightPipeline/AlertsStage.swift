@@ -90,23 +90,17 @@ package struct AlertsStage: Stage {
         // Each followed feed event's item, rendered once, when first needed (a shard's users
         // follow a part of the feed): `{"event":…,"venue":…,"startsAt":…,"status":…}`, back to
         // back in one buffer (an array per item cost a cache miss on its header at every use).
-        var json = JSONWriter(capacity: 1 << 12)
-        var itemBytes: [UInt8] = []
-        var itemEnd = [Int](repeating: -1, count: byStart.count), itemStart = itemEnd
+        var items = RenderedItems(count: byStart.count)
         func item(_ r: Int) -> Range<Int> {
-            if itemEnd[r] >= 0 { return itemStart[r]..<itemEnd[r] }
-            let e = located[byStart[r]].event
-            json.beginObject()
-            json.field("event", eventID: e.id)
-            json.field("venue", e.venue)
-            json.field("startsAt", CivilTime.formatUTC(e.startsAt))
-            json.field("status", e.status)
-            json.endObject()
-            itemStart[r] = itemBytes.count
-            itemBytes += json.bytes
-            json.clear()
-            itemEnd[r] = itemBytes.count
-            return itemStart[r]..<itemEnd[r]
+            items.range(r) { json in
+                let e = located[byStart[r]].event
+                json.beginObject()
+                json.field("event", eventID: e.id)
+                json.field("venue", e.venue)
+                json.field("startsAt", CivilTime.formatUTC(e.startsAt))
+                json.field("status", e.status)
+                json.endObject()
+            }
         }
         let alerted = byStart.map { changed[located[$0].event.id] != nil }
         let withFollows = users.indices.filter { !users[$0].follows.isEmpty }
@@ -130,10 +124,10 @@ package struct AlertsStage: Stage {
                     if count > 0 { record.append(UInt8(ascii: ",")) }
                     let item = item(Int(r))
                     if alerted[Int(r)] {
-                        record += itemBytes[item.dropLast()]
+                        record += items.bytes[item.dropLast()]
                         record += alertField
                     } else {
-                        record += itemBytes[item]
+                        record += items.bytes[item]
                     }
                     count += 1
                 }

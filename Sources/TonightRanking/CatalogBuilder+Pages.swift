@@ -21,7 +21,7 @@ extension CatalogBuilder {
     /// number: the text is the 16 upper-case hex digits of it, whose byte order is the
     /// number's order (sorting the events by their text made two strings per comparison,
     /// and moving the events themselves retained and released their strings).
-    var upcomingInOrder: [Int] {
+    private var upcomingInOrder: [Int] {
         let start = events.map(\.event.startsAt), id = events.map(\.event.id)
         var order = events.indices.filter { Self.isUpcoming(events[$0].event, settings) }
         order.sort { (start[$0], id[$0]) < (start[$1], id[$1]) }
@@ -45,27 +45,19 @@ extension CatalogBuilder {
     /// event's item is written once and copied into every list that takes it.
     private func pages(_ key: (FeedEvent) -> [Int64]) -> Records {
         let cities = venueCities
+        let order = upcomingInOrder
         var lists: [Int64: [Int]] = [:]
-        var items = JSONWriter()
-        var ends: [Int] = []
-        for (n, i) in upcomingInOrder.enumerated() {
-            var taken = false
-            for k in key(events[i].event) {
-                guard (lists[k]?.count ?? 0) < settings.artistEventsSize else { continue }
-                if !taken {
-                    let e = events[i]
-                    Self.item(e, city: cities[e.event.venue]?.name, into: &items)
-                    items.endRecord()  // the next item takes no comma
-                    taken = true
-                }
+        var items = RenderedItems(count: order.count)
+        for (n, i) in order.enumerated() {
+            for k in key(events[i].event) where (lists[k]?.count ?? 0) < settings.artistEventsSize {
+                items.range(n) { Self.item(events[i], city: cities[events[i].event.venue]?.name, into: &$0) }
                 lists[k, default: []].append(n)
             }
-            ends.append(items.bytes.count)
         }
         var w = JSONWriter()
         return Self.sorted(lists.map { k, list in
             w.beginKeyedList(String(k))
-            for n in list { w.raw(items.bytes, (n == 0 ? 0 : ends[n - 1])..<ends[n]) }
+            for n in list { w.raw(items.bytes, items.range(n)) }
             return (String(k), w.endKeyedList())
         })
     }

@@ -116,8 +116,7 @@ extension CatalogBuilder {
         var records: Records = []
         // An event's fields but the neighbour and its score are the same in every artist's list
         // that has it: written once (from `{` to the city's cell), copied after.
-        var fixed = JSONWriter()
-        var fixedRange = [Range<Int>?](repeating: nil, count: upcoming.count)
+        var fixed = RenderedItems(count: upcoming.count)
         for (artist, near) in neighbours {
             // Each event once, with its best-scoring performing neighbour.
             var best: [Int: (artist: Int64, score: Double)] = [:]
@@ -132,23 +131,20 @@ extension CatalogBuilder {
             guard !list.isEmpty else { continue }
             w.beginKeyedList(String(artist))
             for i in list {
-                if fixedRange[i] == nil {
+                let opened = fixed.range(i) { w in
                     let l = upcoming[i], e = l.event, place = places[e.venue]!
-                    let start = fixed.bytes.count
-                    fixed.beginObject()
-                    fixed.field("event", eventID: e.id)
-                    fixed.field("name", e.name)
-                    fixed.field("startsAt", CivilTime.formatUTC(e.startsAt))
-                    fixed.field("localStart", l.localStart.map(CivilTime.formatLocal))
-                    fixed.field("date", CivilTime.formatDate(days: Self.localDay(l)))
-                    fixed.field("venue", e.venue)
-                    fixed.field("city", place.city)
-                    fixed.field("cell", place.cell)
-                    fixedRange[i] = start..<fixed.bytes.count
-                    fixed.endRecord()  // the next event's `{` takes no comma
+                    w.beginObject()
+                    w.field("event", eventID: e.id)
+                    w.field("name", e.name)
+                    w.field("startsAt", CivilTime.formatUTC(e.startsAt))
+                    w.field("localStart", l.localStart.map(CivilTime.formatLocal))
+                    w.field("date", CivilTime.formatDate(days: Self.localDay(l)))
+                    w.field("venue", e.venue)
+                    w.field("city", place.city)
+                    w.field("cell", place.cell)
                 }
                 // The object opened with its fixed fields (`raw` places the comma before it).
-                w.raw(fixed.bytes, fixedRange[i]!)
+                w.raw(fixed.bytes, opened)
                 w.field("artist", best[i]!.artist)
                 w.field("score", best[i]!.score, .score)
                 w.endObject()

@@ -44,8 +44,7 @@ extension CatalogBuilder {
         var prefixes = PrefixTable(maxScalars: settings.suggestMaxPrefix)
         var ofArtist: [Int64: [Int]] = [:], ofVenue: [Int64: [Int]] = [:]
         var lists: [[Int]] = []
-        var items = JSONWriter()
-        var ends: [Int] = []
+        var items = RenderedItems(count: ranked.count)
         var mine: [Int] = []
         for (n, i) in ranked.enumerated() {
             let e = events[i].event
@@ -70,29 +69,25 @@ extension CatalogBuilder {
                 mine += ofVenue[v.id]!
             }
             if lists.count < prefixes.count { lists += Array(repeating: [], count: prefixes.count - lists.count) }
-            var taken = false
             for p in mine where lists[p].count < settings.suggestSize && lists[p].last != n {
-                if !taken {
-                    items.beginObject()
-                    items.field("event", eventID: e.id)
-                    items.field("name", e.name)
-                    items.field("startsAt", CivilTime.formatUTC(e.startsAt))
-                    items.field("venue", e.venue)
-                    items.field("city", venue?.city)
-                    items.field("popularity", score[i], .score)
-                    items.endObject()
-                    items.endRecord()  // the next item takes no comma
-                    taken = true
+                items.range(n) { w in
+                    w.beginObject()
+                    w.field("event", eventID: e.id)
+                    w.field("name", e.name)
+                    w.field("startsAt", CivilTime.formatUTC(e.startsAt))
+                    w.field("venue", e.venue)
+                    w.field("city", venue?.city)
+                    w.field("popularity", score[i], .score)
+                    w.endObject()
                 }
                 lists[p].append(n)
             }
-            ends.append(items.bytes.count)
         }
         var w = JSONWriter()
         var records: Records = []
         for (p, list) in lists.enumerated() where !list.isEmpty {
             w.beginKeyedList(prefixes.text[p])
-            for n in list { w.raw(items.bytes, (n == 0 ? 0 : ends[n - 1])..<ends[n]) }
+            for n in list { w.raw(items.bytes, items.range(n)) }
             records.append((prefixes.text[p], w.endKeyedList()))
         }
         return Self.sorted(records)
