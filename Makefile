@@ -40,6 +40,7 @@ bench: deps
 	test -f bench-data/full-uniform/feed.xml || $(TONIGHT) generate --scale full --shape uniform --out bench-data/full-uniform
 	.build/release/tonight-bench pipeline --runs 3 --data bench-data/full-uniform --section pipeline-uniform --markdown Docs/BENCHMARKS.md
 	.build/release/tonight-bench growth --runs 3 --small bench-data/small --full bench-data/full --markdown Docs/BENCHMARKS.md
+	.build/release/tonight-bench growth --same-world --runs 3 --full bench-data/full --markdown Docs/BENCHMARKS.md
 
 docs:
 	$(SWIFT) package --disable-sandbox generate-documentation --target TonightSnapshot

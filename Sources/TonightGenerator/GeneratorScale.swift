@@ -22,6 +22,18 @@ package struct GeneratorScale: Sendable {
         name: "full", artists: 202_000, venues: 13_730, events: 59_600, affinityBlocks: 9_880, affinityPerBlock: 25,
         users: 1_000_000, players: 200_000, sessions: 100_000, unresolvableVenues: 6)
 
+    /// The same world (artists, venues, events, affinity, the number of sessions) with other
+    /// numbers of app users and players: the feed and the affinity file are byte-identical to
+    /// the scale's own (they are drawn from streams of their own), and every user and player is
+    /// drawn from the same distributions, so the set differs only in how many people use the
+    /// apps (`tonight-bench growth --same-world`: growth in users alone).
+    package func with(users: Int? = nil, players: Int? = nil) -> GeneratorScale {
+        var s = self
+        if let users { s.users = users }
+        if let players { s.players = players }
+        return s
+    }
+
     package static func named(_ s: String) -> GeneratorScale? {
         switch s {
         case "tiny": return .tiny

@@ -4,10 +4,12 @@ import TonightCore
 import TonightGenerator
 import TonightPipeline
 
-/// The same world at two sizes (`small` and `full` of one shape): every stage's time and the
-/// whole run's, and how much they grow against how much the data grows. A stage whose time
-/// grows faster than its users (×100 from small to full) does work per user that grows with
-/// the data: an algorithm, not a constant, to fix.
+/// Two sizes of one shape (`small` and `full`): every stage's time and the whole run's, and how
+/// much they grow against how much the data grows. A stage whose time grows faster than its
+/// users (×100 from small to full) does work per user that grows with the data: an
+/// algorithm, not a constant, to fix. `small` is a smaller world (every count ÷100: a user
+/// of `full` has more events in reach); with `--same-world` it is `full`'s world with a
+/// hundredth of its users and players, so that only the people grow.
 struct GrowthBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "growth", abstract: "Every stage on small and on full (same shape): time growth against data growth (issue 12).")
@@ -16,6 +18,9 @@ struct GrowthBench: ParsableCommand {
     @Option(help: "The full data set (generated there if missing).") var full: String = "bench-data/full"
     @Option(help: "Shape to generate when a directory is empty: realistic or uniform.") var shape: String = "realistic"
     @Option(help: "Rounds, each one run of both sets (medians are reported).") var runs: Int = 3
+    @Flag(name: .customLong("same-world"),
+          help: "The small set is the full world with 1/100 of its users and players (generated as `--scale full --users N --players N` when missing; default directory bench-data/full-people1pc): growth in users alone.")
+    var sameWorld = false
     @OptionGroup var output: BenchOutput
 
     /// What one `tonight run --force` took.
@@ -28,12 +33,20 @@ struct GrowthBench: ParsableCommand {
     }
 
     func run() throws {
+        let small = sameWorld && self.small == "bench-data/small" ? "bench-data/full-people1pc" : self.small
         let sets = [("small", URL(fileURLWithPath: small)), ("full", URL(fileURLWithPath: full))]
-        for (scale, dir) in sets { try PipelineBench.generateIfMissing(dir, scale: scale, shape: shape) }
+        try PipelineBench.generateIfMissing(sets[1].1, scale: "full", shape: shape)
+        if sameWorld {
+            let people = GeneratorScale.full.with(users: GeneratorScale.full.users / 100, players: GeneratorScale.full.players / 100)
+            try PipelineBench.generateIfMissing(sets[0].1, scale: people, shape: shape)
+        } else {
+            try PipelineBench.generateIfMissing(sets[0].1, scale: "small", shape: shape)
+        }
         let infos = sets.map { GeneratedInfo.read($0.1) }
         guard let a = infos[0], let b = infos[1], a.shape == b.shape else {
             throw ValidationError("both data sets must be generated, with the same shape")
         }
+        if sameWorld { try Self.requireSameWorld(sets[0].1, sets[1].1) }
         let tonight = ChildProcess.siblingTonight
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-growth-\(getpid())")
         defer { try? FileIO.removeItem(work) }
@@ -62,8 +75,9 @@ struct GrowthBench: ParsableCommand {
         }
         let users = (Double(a.counts["users"] ?? 0), Double(b.counts["users"] ?? 0))
         let factor = users.0 > 0 ? users.1 / users.0 : 0
+        let world = sameWorld ? "the same world (feed and affinity byte-identical), \(a.counts["users"] ?? 0) → \(b.counts["users"] ?? 0) users and \(a.counts["players"] ?? 0) → \(b.counts["players"] ?? 0) players" : "every count ×\(Int(factor.rounded()))"
         var table = BenchTable(
-            "Growth from \(URL(fileURLWithPath: small).lastPathComponent) (small, \(a.counts["users"] ?? 0) users) to \(URL(fileURLWithPath: full).lastPathComponent) (full, \(b.counts["users"] ?? 0) users), \(a.shape ?? "uniform") shape: medians of \(self.runs) interleaved rounds of `tonight run --force` (stage figures from runs with the stages one after another, the whole run as the nightly job runs it)",
+            "Growth from \(URL(fileURLWithPath: small).lastPathComponent) (\(a.scale), \(a.counts["users"] ?? 0) users) to \(URL(fileURLWithPath: full).lastPathComponent) (full, \(b.counts["users"] ?? 0) users), \(a.shape ?? "uniform") shape, \(world): medians of \(self.runs) interleaved rounds of `tonight run --force` (stage figures from runs with the stages one after another, the whole run as the nightly job runs it)",
             columns: ["stage", "small s", "full s", "full ÷ small", "÷ users ×\(Int(factor.rounded()))",
                       "NDJSON MB small", "NDJSON MB full", "NDJSON growth", "time growth ÷ NDJSON growth"])
         for stage in runs[1].first?.order ?? [] {
@@ -85,7 +99,25 @@ struct GrowthBench: ParsableCommand {
             table.goal(Goal(name: "\(stage): time growth for ×\(Int(factor.rounded())) users", value: f / s, goal: factor, direction: .atMost, unit: "×", decimals: 1))
         }
         table.goal(Goal(name: "whole run: time growth for ×\(Int(factor.rounded())) users", value: f / s, goal: factor, direction: .atMost, unit: "×", decimals: 1))
-        table.note("Every stage of `small` is mostly fixed cost (start-up, tables, the event index): its time grows far less than its data. `÷ users` is each stage's growth per unit of user growth (1.00: linear in users). But `full` is not `small` with more users: every count grows ×100 (artists, venues, events, sessions), so a user has ×100 the events in reach and a player the sessions, and the lists are longer (the NDJSON columns: what each stage writes). A per-user stage whose time grows with its output (last column near 1 or below) does constant work per item written; one above 1 does more work per item at full size.")
-        try output.emit(benchmark: "growth-\(a.shape ?? "uniform")", tables: [table])
+        if sameWorld {
+            table.note("Both sets are one world: the same feed, affinity and number of sessions, with a hundredth of the users and players in the smaller (`tonight generate --scale full --users \(a.counts["users"] ?? 0) --players \(a.counts["players"] ?? 0)`; each person drawn from the same distributions). Only the people grow, so a per-user stage that does constant work per user grows by at most the users' factor; what it does once for the world (the event index, the places, the sessions' own datasets) makes it grow less. The stages that do not read users (parse-feed, parse-affinity, geocode, planner) do the same work at both sizes, and catalog nearly so (it only counts favourites): their rows show the host's noise.")
+        } else {
+            table.note("Every stage of `small` is mostly fixed cost (start-up, tables, the event index): its time grows far less than its data. `÷ users` is each stage's growth per unit of user growth (1.00: linear in users). But `full` is not `small` with more users: every count grows ×100 (artists, venues, events, sessions), so a user has ×100 the events in reach and a player the sessions, and the lists are longer (the NDJSON columns: what each stage writes). A per-user stage whose time grows with its output (last column near 1 or below) does constant work per item written; one above 1 does more work per item at full size.")
+        }
+        try output.emit(benchmark: "growth-\(a.shape ?? "uniform")" + (sameWorld ? "-same-world" : ""), tables: [table])
+    }
+
+    /// Refuses two sets whose worlds differ (`--same-world`): their feeds and affinity files
+    /// must be byte-identical, and their sessions as many.
+    static func requireSameWorld(_ a: URL, _ b: URL) throws {
+        for file in ["feed.xml", "affinity.txt"] {
+            let (x, y) = (a.appendingPathComponent(file), b.appendingPathComponent(file))
+            guard FileIO.size(x) == FileIO.size(y), try ContentHash.file(x) == ContentHash.file(y) else {
+                throw ValidationError("--same-world: \(file) differs between \(a.path) and \(b.path); generate the small set with `tonight generate --scale full --users N --players N` and the same seed and shape")
+            }
+        }
+        guard GeneratedInfo.read(a)?.counts["sessions"] == GeneratedInfo.read(b)?.counts["sessions"] else {
+            throw ValidationError("--same-world: the sets hold different numbers of sessions")
+        }
     }
 }

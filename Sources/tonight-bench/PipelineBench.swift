@@ -125,11 +125,16 @@ struct PipelineBench: ParsableCommand {
 extension PipelineBench {
     /// Generates `scale` of `shape` (seed 1) into `dir` unless it holds a feed already.
     static func generateIfMissing(_ dir: URL, scale: String, shape: String) throws {
-        guard !FileManager.default.fileExists(atPath: dir.appendingPathComponent("feed.xml").path) else { return }
         guard let s = GeneratorScale.named(scale) else { throw ValidationError("unknown scale \(scale)") }
+        try generateIfMissing(dir, scale: s, shape: shape)
+    }
+
+    /// `generateIfMissing` of a scale with other counts (`GeneratorScale.with`).
+    static func generateIfMissing(_ dir: URL, scale: GeneratorScale, shape: String) throws {
+        guard !FileManager.default.fileExists(atPath: dir.appendingPathComponent("feed.xml").path) else { return }
         guard let worldShape = GeneratorShape(rawValue: shape) else { throw ValidationError("unknown shape \(shape)") }
-        FileHandle.standardError.write(Data("generating \(scale) into \(dir.path) …\n".utf8))
-        try DatasetGenerator(scale: s, seed: 1, shape: worldShape).generate(into: dir)
+        FileHandle.standardError.write(Data("generating \(scale.name) (\(scale.users) users, \(scale.players) players) into \(dir.path) …\n".utf8))
+        try DatasetGenerator(scale: scale, seed: 1, shape: worldShape).generate(into: dir)
     }
 
     /// `generateIfMissing`, then the data set's name for a table title: "DIR (scale, shape

@@ -22,6 +22,10 @@ struct GenerateCommand: ParsableCommand {
     @Flag(name: .customLong("with-faults"), help: "Also write faulty copies under OUT/faults/.") var withFaults = false
     @Option(help: "realistic (default: real-world skew, Docs/DATASETS.md) or uniform (the first generator's world). tiny ignores it.")
     var shape: String = "realistic"
+    @Option(help: "Tickets Tonight users instead of the scale's (the same world: feed and affinity unchanged).")
+    var users: Int?
+    @Option(help: "Playmate players instead of the scale's (the same sessions count, drawn the same way).")
+    var players: Int?
 
     func run() throws {
         guard let s = GeneratorScale.named(scale) else {
@@ -30,9 +34,14 @@ struct GenerateCommand: ParsableCommand {
         guard let worldShape = GeneratorShape(rawValue: shape) else {
             throw TonightError(.usage, "unknown shape '\(shape)'", hint: "use realistic or uniform")
         }
+        for (name, value) in [("--users", users), ("--players", players)] {
+            if let value, value < 1 || value > 100_000_000 {
+                throw TonightError(.usage, "\(name) \(value) is out of range", hint: "give a count from 1 to 100000000")
+            }
+        }
         let instant = try asOf.map(TimeArgument.instant) ?? DatasetGenerator.defaultAsOf
         let started = Date()
-        let info = try DatasetGenerator(scale: s, seed: seed, asOf: instant, withFaults: withFaults, shape: worldShape)
+        let info = try DatasetGenerator(scale: s.with(users: users, players: players), seed: seed, asOf: instant, withFaults: withFaults, shape: worldShape)
             .generate(into: URL(fileURLWithPath: out))
         let counts = info.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         print("generated \(s.name) \(info.shape.map { "(\($0)) " } ?? "")(seed \(seed), as of \(info.asOfText)) into \(out) in "

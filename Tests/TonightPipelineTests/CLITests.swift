@@ -89,6 +89,13 @@ import TonightSnapshot
         // usage
         #expect(try runTonight(["run", "--only", "nope", "--work", work.path]).status == 2)
         #expect(try runTonight(["run", "--bogus"]).status == 2)
+        for count in ["0", "-5"] {
+            let out = work.appendingPathComponent("generated").path
+            let refused = try runTonight(["generate", "--scale", "tiny", "--users", count, "--out", out])
+            #expect(refused.status == 2, "--users \(count)")
+            #expect(refused.stderr.contains("--users"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
         // invalid input: a truncated feed
         let inputs = temporaryDirectory().appendingPathComponent("in")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)

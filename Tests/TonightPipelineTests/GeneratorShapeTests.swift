@@ -51,4 +51,25 @@ import TonightTesting
             .split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[4] }
         #expect(Set(radii).count >= 6, "\(Set(radii))")
     }
+
+    /// `--users`/`--players` change the people and nothing of the world: the feed and the
+    /// affinity file are the scale's own bytes (so `tonight-bench growth --same-world` measures
+    /// growth in users alone), the counts are the ones asked for, and the sessions as many.
+    @Test(arguments: [(users: 100, players: 50), (users: 20_000, players: 1)])
+    func fewerOrMorePeopleKeepTheWorld(users: Int, players: Int) throws {
+        let world = temporaryDirectory("world-small"), people = temporaryDirectory("people-small")
+        try DatasetGenerator(scale: .small, seed: 3).generate(into: world)
+        let info = try DatasetGenerator(scale: GeneratorScale.small.with(users: users, players: players), seed: 3).generate(into: people)
+        for file in ["feed.xml", "affinity.txt"] {
+            #expect(try Self.sha256(world.appendingPathComponent(file)) == Self.sha256(people.appendingPathComponent(file)), "\(file)")
+        }
+        func rows(_ dir: URL, _ file: String) throws -> Int {
+            try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8).split(separator: "\n").count - 1
+        }
+        #expect(try rows(people, "tickets/users.csv") == users)
+        #expect(try rows(people, "playmate/players.csv") == players)
+        #expect(try rows(people, "playmate/sessions.csv") == rows(world, "playmate/sessions.csv"))
+        #expect(info.counts["users"] == users && info.counts["players"] == players)
+        #expect(info.counts["events"] == GeneratorScale.small.events)
+    }
 }
