@@ -19,7 +19,7 @@ package struct TicketsStage: Stage {
 
     package let name = "tickets"
     package let usesEveryCore = true
-    package let summary = "per-user explore, feed, tonight and alerts (Tickets Tonight)"
+    package let summary = "per-user explore deck, favourites feed and tonight's picks (Tickets Tonight)"
     package let inputs: [StageInput] = [.stage("parse-affinity"), .stage("geocode"), .stage("load-tickets")]
     package let configKeys = RankingConfig.ticketsKeys + DatasetFiles.configKeys
     package let readsAsOf = true
