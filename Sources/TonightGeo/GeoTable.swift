@@ -83,7 +83,9 @@ package final class GeoTable: Sendable {
         }
     }
 
-    /// Loads a table file (zstd-compressed TSV).
+    /// Loads a table file (zstd-compressed TSV). Fields are read where they lie in the
+    /// decompressed bytes: only the values kept become `String`s (splitting every line into
+    /// an array of `String`s was most of the load).
     package static func load(_ url: URL) throws -> GeoTable {
         let bytes = try text(url)
         var zones: [String] = []
@@ -91,31 +93,65 @@ package final class GeoTable: Sendable {
         var zips: [ZIP] = []
         var regions: [Region] = []
         var provenance: [String] = []
-        var lineNo = 0
-        for lineBytes in bytes.split(separator: UInt8(ascii: "\n")) {
-            lineNo += 1
-            let f = lineBytes.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
-                .map { String(decoding: $0, as: UTF8.self) }
-            func bad() -> TonightError { TonightError(.internal, "corrupt geocoding table", file: url.path, line: lineNo) }
-            switch f[0] {
-            case "T":
-                zones.append(f[1])
-            case "R":
-                guard f.count == 5, let la = Double(f[3]), let lo = Double(f[4]) else { throw bad() }
-                regions.append(Region(country: f[1], region: f[2], lat: la, lon: lo))
-            case "P":
-                guard f.count == 9, let la = Double(f[4]), let lo = Double(f[5]), let pop = Int(f[6]),
-                    let tz = Int(f[7]), tz < zones.count
-                else { throw bad() }
-                places.append(
-                    Place(country: f[1], region: f[2], name: f[3], lat: la, lon: lo, population: pop,
-                          timeZone: zones[tz], alternateNames: f[8].isEmpty ? [] : f[8].split(separator: "|").map(String.init)))
-            case "Z":
-                guard f.count == 6, let la = Double(f[2]), let lo = Double(f[3]), let tz = Int(f[5]), tz < zones.count
-                else { throw bad() }
-                zips.append(ZIP(zip: f[1], lat: la, lon: lo, region: f[4], timeZone: zones[tz]))
-            default:
-                if f[0].hasPrefix("#") { provenance.append(f.joined(separator: " ")) } else { throw bad() }
+        places.reserveCapacity(32_768)
+        zips.reserveCapacity(40_000)
+        try bytes.withUnsafeBufferPointer { b in
+            var fields: [Range<Int>] = []
+            fields.reserveCapacity(16)
+            var lineNo = 0
+            var at = 0
+            while at < b.count {
+                var end = at
+                while end < b.count && b[end] != 0x0A { end += 1 }
+                defer { at = end + 1 }
+                lineNo += 1
+                guard end > at else { continue }  // an empty line
+                fields.removeAll(keepingCapacity: true)
+                var from = at
+                for k in at..<end where b[k] == 0x09 {
+                    fields.append(from..<k)
+                    from = k + 1
+                }
+                fields.append(from..<end)
+                func bad() -> TonightError { TonightError(.internal, "corrupt geocoding table", file: url.path, line: lineNo) }
+                func string(_ k: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[fields[k]]), as: UTF8.self) }
+                func double(_ k: Int) -> Double? { Double(string(k)) }
+                func zone(_ k: Int) -> String? {
+                    guard let i = Int(string(k)), i >= 0, i < zones.count else { return nil }
+                    return zones[i]
+                }
+                let kind = fields[0].count == 1 ? b[fields[0].lowerBound] : 0
+                switch kind {
+                case UInt8(ascii: "T"):
+                    guard fields.count >= 2 else { throw bad() }
+                    zones.append(string(1))
+                case UInt8(ascii: "R"):
+                    guard fields.count == 5, let la = double(3), let lo = double(4) else { throw bad() }
+                    regions.append(Region(country: string(1), region: string(2), lat: la, lon: lo))
+                case UInt8(ascii: "P"):
+                    guard fields.count == 9, let la = double(4), let lo = double(5), let pop = Int(string(6)), let tz = zone(7)
+                    else { throw bad() }
+                    var alternates: [String] = []
+                    let names = fields[8]
+                    if !names.isEmpty {
+                        var s = names.lowerBound
+                        for k in names where b[k] == UInt8(ascii: "|") {
+                            if k > s { alternates.append(String(decoding: UnsafeBufferPointer(rebasing: b[s..<k]), as: UTF8.self)) }
+                            s = k + 1
+                        }
+                        if names.upperBound > s {
+                            alternates.append(String(decoding: UnsafeBufferPointer(rebasing: b[s..<names.upperBound]), as: UTF8.self))
+                        }
+                    }
+                    places.append(Place(country: string(1), region: string(2), name: string(3), lat: la, lon: lo,
+                                        population: pop, timeZone: tz, alternateNames: alternates))
+                case UInt8(ascii: "Z"):
+                    guard fields.count == 6, let la = double(2), let lo = double(3), let tz = zone(5) else { throw bad() }
+                    zips.append(ZIP(zip: string(1), lat: la, lon: lo, region: string(4), timeZone: tz))
+                default:
+                    guard !fields[0].isEmpty, b[fields[0].lowerBound] == UInt8(ascii: "#") else { throw bad() }
+                    provenance.append((0..<fields.count).map(string).joined(separator: " "))
+                }
             }
         }
         return GeoTable(places: places, zips: zips, regions: regions, provenance: provenance)

@@ -29,31 +29,46 @@ package struct Placement: Sendable, Equatable {
 package final class Geocoder: Sendable {
     /// ZIP code (as a number, 0–99999) → its entry: a flat array, no hashing.
     private let zips: [GeoTable.ZIP?]
-    /// (region|normalised name) → the most populous matching place.
-    private let places: [String: GeoTable.Place]
+    /// (region|normalised name) → the most populous matching place's coordinates and zone.
+    private let places: [String: Placement]
     private let regions: [String: Placement]
 
     package init(table: GeoTable = .bundled) {
         var zips = [GeoTable.ZIP?](repeating: nil, count: 100_000)
         for z in table.zips { if let n = Int(z.zip), n < 100_000 { zips[n] = z } }
-        var places: [String: GeoTable.Place] = [:]
-        places.reserveCapacity(table.places.count * 3)
-        for p in table.places {
-            for name in [p.name] + p.alternateNames {
-                let key = PlaceName.key(city: name, region: p.region)
-                if let old = places[key], old.population >= p.population { continue }
-                places[key] = p
+        // Indices into `table.places` while the most populous place of each key is found (a
+        // `Place` copied into the dictionary retained its five strings and its array).
+        var best: [String: Int] = [:]
+        best.reserveCapacity(table.places.count * 3)
+        var regionKeys: [String: String] = [:]
+        for (i, p) in table.places.enumerated() {
+            let region: String
+            if let r = regionKeys[p.region] { region = r } else {
+                region = p.region.uppercased()
+                regionKeys[p.region] = region
             }
+            func add(_ name: String) {
+                let key = PlaceName.key(normalizedCity: PlaceName.normalize(name), upperRegion: region)
+                if let old = best[key], table.places[old].population >= p.population { return }
+                best[key] = i
+            }
+            add(p.name)
+            for name in p.alternateNames { add(name) }
+        }
+        // `mapValues` keeps the keys where they are (no second round of hashing).
+        let places = best.mapValues { i in
+            Placement(lat: table.places[i].lat, lon: table.places[i].lon, precision: .city, timeZone: table.places[i].timeZone)
         }
         var regions: [String: Placement] = [:]
-        var byRegion: [String: [GeoTable.Place]] = [:]
-        for p in table.places { byRegion[p.region, default: []].append(p) }
+        var byRegion: [String: [Int]] = [:]
+        for (i, p) in table.places.enumerated() { byRegion[p.region, default: []].append(i) }
         for r in table.regions {
             // The region's time zone is that of its place nearest to the centroid.
             let nearest = byRegion[r.region]?.min {
-                GeoDistance.km(r.lat, r.lon, $0.lat, $0.lon) < GeoDistance.km(r.lat, r.lon, $1.lat, $1.lon)
+                GeoDistance.km(r.lat, r.lon, table.places[$0].lat, table.places[$0].lon)
+                    < GeoDistance.km(r.lat, r.lon, table.places[$1].lat, table.places[$1].lon)
             }
-            regions[r.region] = Placement(lat: r.lat, lon: r.lon, precision: .region, timeZone: nearest?.timeZone)
+            regions[r.region] = Placement(lat: r.lat, lon: r.lon, precision: .region, timeZone: nearest.map { table.places[$0].timeZone })
         }
         self.zips = zips
         self.places = places
@@ -110,9 +125,7 @@ package final class Geocoder: Sendable {
             let p = place(zip: zip)
             if p.precision == .postal { return p }
         }
-        if let city, let state, let hit = places[PlaceName.key(city: city, region: state.uppercased())] {
-            return Placement(lat: hit.lat, lon: hit.lon, precision: .city, timeZone: hit.timeZone)
-        }
+        if let city, let state, let hit = places[PlaceName.key(city: city, region: state.uppercased())] { return hit }
         if let state, let r = regions[state.uppercased()] { return r }
         return .none
     }

@@ -23,38 +23,69 @@ package enum PlaceName {
         return words.map { abbreviations[$0] ?? $0 }.joined(separator: " ")
     }
 
-    /// The same for pure-ASCII names without Foundation (nearly all of them).
+    /// The same for pure-ASCII names without Foundation (nearly all of them): words of
+    /// letters and digits, lower-cased, one space between, written straight into the string
+    /// (a word is checked for an abbreviation once written).
     static func asciiNormalize(_ s: String) -> String? {
-        var out: [UInt8] = []
-        var word: [UInt8] = []
-        func flush() {
-            guard !word.isEmpty else { return }
-            if !out.isEmpty { out.append(0x20) }
-            switch word {
-            case [0x73, 0x74]: out.append(contentsOf: Array("saint".utf8))
-            case [0x73, 0x74, 0x65]: out.append(contentsOf: Array("sainte".utf8))
-            case [0x66, 0x74]: out.append(contentsOf: Array("fort".utf8))
-            case [0x6d, 0x74]: out.append(contentsOf: Array("mount".utf8))
-            default: out.append(contentsOf: word)
+        var s = s
+        return s.withUTF8 { b -> String? in
+            for c in b where c >= 0x80 { return nil }
+            // "st" → "saint" is the most a word grows (2 bytes to 5), plus a space per word.
+            return String(unsafeUninitializedCapacity: b.count * 3 + 1) { out in
+                var n = 0, word = -1
+                func finish() {
+                    guard word >= 0 else { return }
+                    let length = n - word
+                    if length == 2 || length == 3 {
+                        let w0 = out[word], w1 = out[word + 1]
+                        let w2: UInt8 = length == 3 ? out[word + 2] : 0
+                        let long: StaticString?
+                        switch (w0, w1, w2) {
+                        case (0x73, 0x74, 0): long = "saint"
+                        case (0x73, 0x74, 0x65): long = "sainte"
+                        case (0x66, 0x74, 0): long = "fort"
+                        case (0x6D, 0x74, 0): long = "mount"
+                        default: long = nil
+                        }
+                        if let long {
+                            n = word
+                            long.withUTF8Buffer { for c in $0 { out[n] = c; n += 1 } }
+                        }
+                    }
+                    word = -1
+                }
+                for c in b {
+                    let lower: UInt8
+                    switch c {
+                    case 0x41...0x5A: lower = c | 0x20
+                    case 0x61...0x7A, 0x30...0x39: lower = c
+                    default:
+                        finish()
+                        continue
+                    }
+                    if word < 0 {
+                        if n > 0 {
+                            out[n] = 0x20
+                            n += 1
+                        }
+                        word = n
+                    }
+                    out[n] = lower
+                    n += 1
+                }
+                finish()
+                return n
             }
-            word.removeAll(keepingCapacity: true)
         }
-        for c in s.utf8 {
-            if c >= 0x80 { return nil }
-            switch c {
-            case 0x41...0x5a: word.append(c | 0x20)
-            case 0x61...0x7a, 0x30...0x39: word.append(c)
-            default: flush()
-            }
-        }
-        flush()
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The key of a (city, region) pair, with `New York` in NY meaning New York City.
     package static func key(city: String, region: String) -> String {
-        var c = normalize(city)
-        if region == "NY" && c == "new york" { c = "new york city" }
-        return region.uppercased() + "|" + c
+        key(normalizedCity: normalize(city), upperRegion: region.uppercased())
+    }
+
+    /// `key` of a name already normalised and a region already upper-cased.
+    static func key(normalizedCity c: String, upperRegion region: String) -> String {
+        region + "|" + (region == "NY" && c == "new york" ? "new york city" : c)
     }
 }
