@@ -96,6 +96,48 @@ extension TicketsLoaderTests {
         #expect(fast.counts["unknown-user"] == 1)
         #expect(fast.users.records[3].favorites == [1])
     }
+
+    /// A pair row's user is found whether it is the previous row's, one of the next users of
+    /// users.csv (compared before the hash table), further on, earlier in the file, or
+    /// unknown: every user's follows are its own rows, in file order.
+    @Test(arguments: [0, 1, 2])
+    func pairRowsFindTheirUsersWhereverTheyAre(round: Int) throws {
+        let n = 400
+        var users = "user_id\n"
+        // Ids of one length that differ in one byte, and a few of another length.
+        for i in 0..<n { users += i % 50 == 7 ? "user-\(i)-long\n" : String(format: "usr%05d\n", i) }
+        let ids = users.split(separator: "\n").dropFirst().map(String.init)
+        var rng = SystemRandomNumberGenerator()
+        var follows = "user_id,event_id\n"
+        var expected = [[UInt64]](repeating: [], count: n)
+        var event: UInt64 = 0x1000
+        var unknown = 0
+        func row(_ u: Int) {
+            event += 1
+            follows += "\(ids[u]),\(String(event, radix: 16, uppercase: true).leftPadded(16))\n"
+            expected[u].append(event)
+        }
+        var u = 0
+        while u < n {
+            for _ in 0..<Int.random(in: 1...3, using: &rng) { row(u) }
+            if Int.random(in: 0..<10, using: &rng) == 0 {
+                follows += "ghost\(u),00000000000000AA\n"
+                unknown += 1
+            }
+            if Int.random(in: 0..<12, using: &rng) == 0 { row(Int.random(in: 0..<n, using: &rng)) }  // anywhere
+            // Gaps within the look-ahead and beyond it.
+            u += [1, 1, 2, 3, 5, 9, 15, 16, 17, 40][Int.random(in: 0..<10, using: &rng)]
+        }
+        let r = try loader.load(directory: directory(["users.csv": users, "favorites.csv": "user_id,artist_id\n", "follows.csv": follows]))
+        #expect(r.users.records.map(\.id) == ids)
+        #expect(r.users.records.map(\.follows) == expected)
+        #expect((r.counts["unknown-user"] ?? 0) == unknown)
+        #expect(r.rejects.isEmpty)
+    }
+}
+
+private extension String {
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
 extension TicketsLoaderTests {
