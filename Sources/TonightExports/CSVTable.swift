@@ -290,10 +290,48 @@ enum Field {
     static func double(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
         let t = trimmed(b)
         guard !t.isEmpty, t.count < 40 else { return nil }
+        if let v = plainDecimal(t) { return v }
         for c in t where !((c >= 48 && c <= 57) || c == 46 || c == 45 || c == 43 || c == 101 || c == 69) { return nil }
         guard let v = Double(String(decoding: t, as: UTF8.self)), v.isFinite else { return nil }
         return v
     }
+
+    /// `[+-]digits[.digits]` with 15 digits or fewer and at least one, as the correctly
+    /// rounded double (what `strtod` returns): the digits as an integer below 10^15, exact in a
+    /// double, divided by an exact power of ten, one correctly rounded operation (Clinger's
+    /// fast path). Nil for any other text, which takes the general parse. Coordinates, radii and
+    /// budgets are such text; the general parse made a `String` and called `strtod` per cell.
+    @inline(__always)
+    static func plainDecimal(_ t: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        let n = t.count
+        var negative = false
+        if t[0] == 45 || t[0] == 43 {
+            negative = t[0] == 45
+            i = 1
+        }
+        var mantissa: UInt64 = 0, digits = 0, fraction = 0
+        var point = false
+        while i < n {
+            let c = t[i]
+            if c &- 48 < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(c &- 48)
+                digits += 1
+                if point { fraction += 1 }
+            } else if c == 46 && !point {
+                point = true
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        guard digits > 0, digits <= 15 else { return nil }
+        let v = Double(mantissa) / powersOfTen[fraction]
+        return negative ? -v : v
+    }
+
+    /// 10^0 … 10^15, each exact in a double.
+    static let powersOfTen: [Double] = (0...15).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
 
     static func isEmpty(_ b: UnsafeBufferPointer<UInt8>) -> Bool { trimmed(b).isEmpty }
 
