@@ -10,24 +10,17 @@ package enum EventID {
         }
     }
 
-    /// Parses exactly 16 hex digits (either case).
+    /// Parses exactly 16 hex digits (either case): `parse` on the bytes where they lie (a
+    /// copy first for a collection not stored contiguously).
     package static func parse(_ s: some Collection<UInt8>) -> UInt64? {
-        guard s.count == 16 else { return nil }
-        var v: UInt64 = 0
-        for c in s {
-            let d: UInt8
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            v = v << 4 | UInt64(d)
-        }
-        return v
+        if let v = s.withContiguousStorageIfAvailable({ parse($0) }) { return v }
+        return Array(s).withUnsafeBufferPointer { parse($0) }
     }
 
-    package static func parse(_ s: String) -> UInt64? { parse(Array(s.utf8)) }
+    package static func parse(_ s: String) -> UInt64? {
+        var s = s
+        return s.withUTF8 { parse($0) }
+    }
 
     /// `parse` on raw bytes (concrete: the loaders call it per row from another module, where
     /// the generic version would run unspecialised). Eight digits at a time: a digit-or-letter

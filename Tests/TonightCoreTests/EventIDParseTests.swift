@@ -2,16 +2,34 @@ import Foundation
 import Testing
 @testable import TonightCore
 
-/// `EventID.parse` on raw bytes (eight digits at a time) against the digit-by-digit parse of
-/// the generic overload and against `UInt64(_:radix:)`: the same value or the same refusal.
+/// `EventID.parse` (eight digits at a time) against a digit-by-digit parse, the one it
+/// replaced, and against `UInt64(_:radix:)`: the same value or the same refusal, through
+/// every overload.
 @Suite struct EventIDParseTests {
     static func fast(_ bytes: [UInt8]) -> UInt64? {
-        bytes.withUnsafeBufferPointer { EventID.parse($0) }
+        let v = bytes.withUnsafeBufferPointer { EventID.parse($0) }
+        // The other overloads take the same path: a slice, a non-contiguous collection, a string.
+        #expect(EventID.parse(bytes[...]) == v)
+        #expect(EventID.parse(bytes.lazy.map { $0 }) == v)
+        if let text = String(validating: bytes, as: UTF8.self) { #expect(EventID.parse(text) == v) }
+        return v
     }
 
-    /// The generic overload: one digit at a time, a `switch` per byte.
+    /// One digit at a time, a `switch` per byte.
     static func slow(_ bytes: [UInt8]) -> UInt64? {
-        EventID.parse(bytes[...])
+        guard bytes.count == 16 else { return nil }
+        var v: UInt64 = 0
+        for c in bytes {
+            let d: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            v = v << 4 | UInt64(d)
+        }
+        return v
     }
 
     /// Every byte value at every position of a valid id: accepted exactly when it is a hex
