@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "TonightSnapshotTests", dependencies: ["TonightTesting", "TonightSnapshot", "TonightSnapshotWriter", "TonightBase", "TonightGenerator", "CZstd"]),
         .testTarget(name: "TonightBaseTests", dependencies: ["TonightTesting", "TonightBase"]),
         .testTarget(name: "TonightCoreTests", dependencies: ["TonightTesting", "TonightCore", "TonightBase", "TonightGenerator"]),
-        .testTarget(name: "TonightAffinityTests", dependencies: ["TonightTesting", "TonightAffinity", "TonightCore"]),
+        .testTarget(name: "TonightAffinityTests", dependencies: ["TonightTesting", "TonightAffinity", "TonightCore", "TonightGenerator"]),
         .testTarget(name: "TonightExportsTests", dependencies: ["TonightTesting", "TonightExports", "TonightGeo", "TonightCore", "TonightGenerator"]),
         .testTarget(name: "TonightGeoTests", dependencies: ["TonightTesting", "TonightGeo", "TonightFeed", "TonightCore"]),
         .testTarget(

@@ -21,12 +21,10 @@ package struct AffinityResult: Sendable {
 /// `Recommended artists for NAME`, each closed by `-----`; sources resolved by normalised
 /// name, targets by id.
 package struct AffinityParser {
-    /// The feed's artists: ids, and their names as one byte arena (`nameStart[i]..<nameStart[i+1]`),
-    /// so that checking a line's name against the feed's is a memcmp, not String work.
-    let ids: [Int64]
-    let index: [Int64: Int32]
-    let nameBytes: [UInt8]
-    let nameStart: [Int32]
+    /// The feed's artists: ids, and their names as one byte arena, so that checking a
+    /// line's name against the feed's is a memcmp, not String work.
+    let names: ArtistNames
+    let positions: ArtistPositions
     /// Normalised-name index without Strings: the FNV-1a hash of a key's bytes → the first
     /// artist with that hash; `next` chains the others (homonyms and hash collisions, told
     /// apart by comparing the key bytes kept in `keyBytes`).
@@ -36,6 +34,8 @@ package struct AffinityParser {
     let keyStart: [Int32]
     package var maxRejectShare = 0.05
 
+    var ids: [Int64] { names.ids }
+
     @inline(__always) static func fnv1a(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for c in b { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
@@ -43,62 +43,50 @@ package struct AffinityParser {
     }
 
     package init(artists: [(id: Int64, name: String)]) {
-        ids = artists.map(\.id)
-        // Three independent pieces of work on the two cores: the id index, the name arena,
-        // and the normalised keys with their hashes.
-        let n = artists.count
-        let parts = try! Parallel.map(3) { job -> IndexPart in
-            var part = IndexPart()
-            switch job {
-            case 0:
-                part.index.reserveCapacity(n)
-                for (i, a) in artists.enumerated() { part.index[a.id] = Int32(i) }
-            case 1:
-                part.bytes.reserveCapacity(n * 24)
-                part.starts.reserveCapacity(n + 1)
-                for a in artists {
-                    var name = a.name
-                    name.withUTF8 { part.bytes.append(contentsOf: $0) }
-                    part.starts.append(Int32(part.bytes.count))
-                }
-            default:
-                part.bytes.reserveCapacity(n * 24)
-                part.starts.reserveCapacity(n + 1)
-                for a in artists {
-                    TextNormalizer.appendNameKey(a.name, to: &part.bytes)
-                    part.starts.append(Int32(part.bytes.count))
-                }
-                part.bytes.withUnsafeBufferPointer { kb in
-                    part.hashes = (0..<n).map { i in
-                        Self.fnv1a(UnsafeBufferPointer(rebasing: kb[Int(part.starts[i])..<Int(part.starts[i + 1])]))
-                    }
-                }
-                // Chains of equal hashes, first artist first.
-                part.byKeyHash.reserveCapacity(n)
-                part.next = [Int32](repeating: -1, count: n)
-                for i in stride(from: n - 1, through: 0, by: -1) {
-                    if let first = part.byKeyHash.updateValue(Int32(i), forKey: part.hashes[i]) { part.next[i] = first }
-                }
-            }
-            return part
-        }
-        let byKeyHash = parts[2].byKeyHash, next = parts[2].next
-        index = parts[0].index
-        nameBytes = parts[1].bytes
-        nameStart = parts[1].starts
-        self.byKeyHash = byKeyHash
-        self.next = next
-        keyBytes = parts[2].bytes
-        keyStart = parts[2].starts
+        self.init(names: ArtistNames(artists))
     }
 
-    private struct IndexPart: Sendable {
-        var index: [Int64: Int32] = [:]
+    package init(names: ArtistNames) {
+        self.names = names
+        // Two independent pieces of work on the two cores: the id index, and the normalised
+        // keys with their hashes.
+        let n = names.count
+        let (positions, keys) = try! Parallel.both({ ArtistPositions(names.ids) }, { KeyIndex(names) })
+        self.positions = positions
+        byKeyHash = keys.byKeyHash
+        next = keys.next
+        keyBytes = keys.bytes
+        keyStart = keys.starts
+        precondition(keyStart.count == n + 1)
+    }
+
+    /// The normalised names' bytes, hashes and chains of equal hashes.
+    private struct KeyIndex: Sendable {
         var bytes: [UInt8] = []
         var starts: [Int32] = [0]
-        var hashes: [UInt64] = []
         var byKeyHash: [UInt64: Int32] = [:]
         var next: [Int32] = []
+
+        init(_ names: ArtistNames) {
+            let n = names.count
+            bytes.reserveCapacity(names.bytes.count + 16)
+            starts.reserveCapacity(n + 1)
+            names.bytes.withUnsafeBufferPointer { nb in
+                for i in 0..<n {
+                    TextNormalizer.appendNameKey(UnsafeBufferPointer(rebasing: nb[names.range(i)]), to: &bytes)
+                    starts.append(Int32(bytes.count))
+                }
+            }
+            let hashes = bytes.withUnsafeBufferPointer { kb in
+                (0..<n).map { i in AffinityParser.fnv1a(UnsafeBufferPointer(rebasing: kb[Int(starts[i])..<Int(starts[i + 1])])) }
+            }
+            // Chains of equal hashes, first artist first.
+            byKeyHash.reserveCapacity(n)
+            next = [Int32](repeating: -1, count: n)
+            for i in stride(from: n - 1, through: 0, by: -1) {
+                if let first = byKeyHash.updateValue(Int32(i), forKey: hashes[i]) { next[i] = first }
+            }
+        }
     }
 
     /// The artist ids whose normalised name equals the key of `name`, in feed order.
@@ -125,14 +113,13 @@ package struct AffinityParser {
     /// Whether the feed's name of artist `i` is exactly these bytes.
     @inline(__always)
     func nameEquals(_ i: Int, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        let lo = Int(nameStart[i])
-        let hi = Int(nameStart[i + 1])
-        guard hi - lo == b.count else { return false }
-        return nameBytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + lo, b.baseAddress!, b.count) == 0 }
+        let r = names.range(i)
+        guard r.count == b.count else { return false }
+        return b.isEmpty || names.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + r.lowerBound, b.baseAddress!, b.count) == 0 }
     }
 
     func name(at i: Int) -> String {
-        String(decoding: nameBytes[Int(nameStart[i])..<Int(nameStart[i + 1])], as: UTF8.self)
+        String(decoding: names.bytes[names.range(i)], as: UTF8.self)
     }
 
     static let header = Array("Recommended artists for ".utf8)
@@ -283,8 +270,9 @@ package struct AffinityParser {
             rejects.append(AffinityReject(line: lineNo, reason: reason, detail: detail))
         }
         while start < stop {
-            var end = start
-            while end < stop && all[end] != 0x0A { end += 1 }
+            let end = memchr(all.baseAddress! + start, 0x0A, stop - start).map {
+                UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - all.baseAddress!
+            } ?? stop
             lineNo += 1
             var lo = start
             var hi = end
@@ -340,7 +328,7 @@ package struct AffinityParser {
                 continue
             }
             if blockSources.isEmpty { continue }  // unknown source: the block is skipped
-            guard let targetIndex = index[target] else {
+            guard let targetIndex = positions[target] else {
                 counts["unknown-target", default: 0] += 1
                 continue
             }

@@ -78,6 +78,16 @@ package enum TextNormalizer {
         out.append(contentsOf: nameKey(s).utf8)
     }
 
+    /// Appends the name key of the UTF-8 text `b` (valid UTF-8: a `String`'s bytes) to `out`:
+    /// the same bytes as `appendNameKey(String(decoding: b, as: UTF8.self), to:)`, without
+    /// making the `String` on the fast path.
+    package static func appendNameKey(_ b: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        let mark = out.count
+        if appendFastNameKey(b, to: &out) { return }
+        out.removeLast(out.count - mark)
+        out.append(contentsOf: nameKey(String(decoding: b, as: UTF8.self)).utf8)
+    }
+
     /// The fast path of `nameKey` on bytes; false (with partial output) when it does not apply.
     static func appendFastNameKey(_ b: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
         let base = out.count

@@ -18,9 +18,14 @@ package struct ParseAffinityStage: Stage {
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         let t0 = Date()
-        let artists = try context.read(.feedArtists, row: FeedArtist.readIDAndName)
+        // Ids and names straight into one arena (no String per artist).
+        var names = ArtistNames()
+        _ = try context.read(.feedArtists) { r in
+            let (id, name) = try FeedArtist.readIDAndNameBytes(&r)
+            names.append(id: id, name: name)
+        }
         let t1 = Date()
-        var parser = AffinityParser(artists: artists)
+        var parser = AffinityParser(names: names)
         let t2 = Date()
         parser.maxRejectShare = context.config[ConfigKeys.Affinity.maxRejectShare]
         let size = FileIO.size(context.files["affinity"]!)

@@ -1,0 +1,74 @@
+/// The feed's artists as the affinity parser reads them: ids in feed order and their names
+/// as one byte arena, filled straight from the artists table's bytes (no `String` per
+/// artist: the 202,000 strings made to be copied into the arena at once were a third of
+/// the stage's index and read phases).
+package struct ArtistNames: Sendable {
+    package private(set) var ids: [Int64] = []
+    /// Name `i` is `bytes[starts[i]..<starts[i + 1]]`.
+    private(set) var bytes: [UInt8] = []
+    private(set) var starts: [Int] = [0]
+
+    package init() {}
+
+    /// Room for `count` artists with `nameBytes` bytes of names in all.
+    package init(reservingCapacity count: Int, nameBytes: Int) {
+        ids.reserveCapacity(count)
+        starts.reserveCapacity(count + 1)
+        bytes.reserveCapacity(nameBytes)
+    }
+
+    /// From `(id, name)` pairs (tests, small inputs).
+    package init(_ artists: [(id: Int64, name: String)]) {
+        for a in artists {
+            var name = a.name
+            name.withUTF8 { append(id: a.id, name: UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// Adds an artist; `name` is its UTF-8 bytes.
+    @inline(__always)
+    package mutating func append(id: Int64, name: UnsafeRawBufferPointer) {
+        ids.append(id)
+        bytes.append(contentsOf: name)
+        starts.append(bytes.count)
+    }
+
+    package var count: Int { ids.count }
+
+    /// The range of name `i` in `bytes`.
+    @inline(__always)
+    func range(_ i: Int) -> Range<Int> { starts[i]..<starts[i + 1] }
+}
+
+/// Artist id → position in feed order: a dense array when the ids are small non-negative
+/// numbers (real and generated feeds: at most a few million for a few hundred thousand
+/// artists), a dictionary otherwise. With a repeated id the later position wins, as a
+/// dictionary filled in order would have it.
+struct ArtistPositions: Sendable {
+    private var dense: [Int32] = []
+    private var table: [Int64: Int32] = [:]
+    private let isDense: Bool
+
+    init(_ ids: [Int64]) {
+        let largest = ids.max() ?? 0
+        let smallest = ids.min() ?? 0
+        isDense = smallest >= 0 && largest < Int64(16 * ids.count + 1024)
+        if isDense {
+            dense = [Int32](repeating: -1, count: Int(largest) + 1)
+            for (i, id) in ids.enumerated() { dense[Int(id)] = Int32(i) }
+        } else {
+            table.reserveCapacity(ids.count)
+            for (i, id) in ids.enumerated() { table[id] = Int32(i) }
+        }
+    }
+
+    @inline(__always)
+    subscript(id: Int64) -> Int32? {
+        if isDense {
+            guard id >= 0, id < Int64(dense.count) else { return nil }
+            let p = dense[Int(id)]
+            return p >= 0 ? p : nil
+        }
+        return table[id]
+    }
+}
