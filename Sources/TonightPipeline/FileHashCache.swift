@@ -43,24 +43,25 @@ final class FileHashCache {
         entries.merge(Self.load(url)) { mine, _ in mine }
     }
 
-    /// A file's identity when it is looked up: what a cache entry must match.
+    /// A file's identity when it is looked up (what a cache entry must match), with the
+    /// cache's key for it.
     private struct Identity {
         var key: String
-        var size: Int64
-        var mtimeNs: Int64
-        var ctimeNs: Int64
-        var inode: UInt64
+        var file: FileIdentity
+        var size: Int64 { file.size }
+        var mtimeNs: Int64 { file.mtimeNs }
+        var ctimeNs: Int64 { file.ctimeNs }
+        var inode: UInt64 { file.inode }
 
-        init(_ file: URL) throws {
-            var st = stat()
-            guard stat(file.path, &st) == 0 else { throw TonightError.io("stat", path: file.path) }
-            key = file.standardizedFileURL.path
-            size = Int64(st.st_size)
-            mtimeNs = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-            ctimeNs = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
-            inode = UInt64(st.st_ino)
+        init(_ url: URL) throws {
+            file = try FileIdentity(url)
+            key = url.standardizedFileURL.path
         }
     }
+
+    /// The identity each file had when `hash` last answered for it (by standardised path):
+    /// the version of the file the hash is of, which the stages that read it must find.
+    private(set) var answered: [String: FileIdentity] = [:]
 
     /// Files this process hashed itself (by `prefetch`): trusted for this run even inside the
     /// racy window, which guards later runs against edits the timestamps cannot show.
@@ -82,6 +83,7 @@ final class FileHashCache {
 
     func hash(_ file: URL) throws -> (hash: String, bytes: Int64) {
         let id = try Identity(file)
+        answered[id.key] = id.file
         if let e = trusted(id) { return (e.sha256, e.size) }
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
         let h = try ContentHash.file(file)

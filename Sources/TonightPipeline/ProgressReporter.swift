@@ -43,11 +43,13 @@ package final class ProgressReporter: @unchecked Sendable {
         /// Seconds before a stage shows (1: stages that finish sooner print nothing).
         let after: Double
         let output: FileHandle
+        let onMeasure: (@Sendable (String) -> Void)?
 
-        init(enabled: Bool, after: Double, output: FileHandle) {
+        init(enabled: Bool, after: Double, output: FileHandle, onMeasure: (@Sendable (String) -> Void)?) {
             self.enabled = enabled
             self.after = after
             self.output = output
+            self.onMeasure = onMeasure
         }
     }
 
@@ -68,10 +70,15 @@ package final class ProgressReporter: @unchecked Sendable {
     /// The stage this handle reports for (nil: the root, which reports nothing itself).
     private let stage: String?
 
-    package init(enabled: Bool = isatty(2) == 1, after: Double? = nil, output: FileHandle = .standardError) {
+    /// `onMeasure` is called with the stage's name when a stage measures its work, which it
+    /// does once it has started (tests: something that happens while a stage runs).
+    package init(
+        enabled: Bool = isatty(2) == 1, after: Double? = nil, output: FileHandle = .standardError,
+        onMeasure: (@Sendable (String) -> Void)? = nil
+    ) {
         board = Board(enabled: enabled,
                       after: after ?? ProcessInfo.processInfo.environment["TONIGHT_PROGRESS_AFTER"].flatMap(Double.init) ?? 1,
-                      output: output)
+                      output: output, onMeasure: onMeasure)
         stage = nil
     }
 
@@ -94,6 +101,7 @@ package final class ProgressReporter: @unchecked Sendable {
 
     /// The stage's unit and, when known, how much there is to do.
     package func measure(_ unit: Unit, total: Int64 = 0) {
+        if let stage { board.onMeasure?(stage) }
         change {
             $0.unit = unit
             $0.total = total

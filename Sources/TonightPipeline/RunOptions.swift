@@ -43,4 +43,6 @@ package struct PlanEntry: Sendable {
     package var reuseDirectory: URL?
     package var reuseRun: String?
     package var record: StageRecord
+    /// The input files a run of the stage reads, as the plan hashed them.
+    package var watched = InputWatch()
 }

@@ -22,8 +22,11 @@ extension StageRunner {
     /// `interrupted` (SIGTERM or SIGINT: partial output removed, exit 143 or 130), or is found
     /// `running` by the next run after its process died, which marks it `killed` and removes
     /// its leftovers.
+    ///
+    /// `planned` is a plan made earlier by `plan()` (tests: the inputs may have changed
+    /// since, which the stages must notice); nil plans now.
     @discardableResult
-    package func run() throws -> RunRecord {
+    package func run(planned: [PlanEntry]? = nil) throws -> RunRecord {
         // Shards share the work directory with each other (not with a whole run or a merge),
         // and take turns at the shared stages: the first computes them, the others reuse them.
         let lock = try WorkLock(work: options.work, mode: options.shard == nil ? .exclusive : .shared)
@@ -42,7 +45,7 @@ extension StageRunner {
         if options.shard == nil {
             for id in store.markAbandonedRuns() { logger.warning("run \(id) was left running by a process that ended: marked killed") }
         }
-        let entries = try plan()
+        let entries = try planned ?? plan()
         // A merge refuses before it does anything unless every shard's record is there and agrees.
         shardSet = try options.mergeShards.map { try shards(count: $0, plan: entries) }
         let tag = options.shard.map { "-s\($0.index)of\($0.count)" } ?? ""

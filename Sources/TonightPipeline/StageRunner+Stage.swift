@@ -95,7 +95,9 @@ extension StageRunner {
             if stage.isPerUser, let shards = shardSet {
                 outcome = try ShardMerge(shards: shards, stage: stage, config: config).run(into: tmp, progress: stageProgress)
             } else {
+                try entry.watched.check(stage: stage.name, when: "before the stage started")
                 outcome = try stage.run(context)
+                try entry.watched.check(stage: stage.name, when: "while the stage ran")
             }
         } catch {
             let e: TonightError

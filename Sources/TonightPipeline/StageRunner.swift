@@ -212,6 +212,8 @@ package final class StageRunner: @unchecked Sendable {
             let reusable = store.findOutput(stage: stage.name, fingerprint: record.fingerprint)
             var entry = PlanEntry(stage: stage.name, action: .run, reason: "", fingerprint: record.fingerprint,
                                   reuseDirectory: nil, reuseRun: nil, record: record)
+            // The files hashed for the fingerprint, as they were hashed.
+            entry.watched = InputWatch(record.inputs) { hashes.answered[URL(fileURLWithPath: $0).standardizedFileURL.path] }
             // A shard's --force ranks its users again and a merge's merges again; neither
             // recomputes the shared stages (`tonight run --only … --force` does).
             let sharded = options.mergeShards != nil || options.shard != nil
