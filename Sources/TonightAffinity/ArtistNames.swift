@@ -10,13 +10,6 @@ package struct ArtistNames: Sendable {
 
     package init() {}
 
-    /// Room for `count` artists with `nameBytes` bytes of names in all.
-    package init(reservingCapacity count: Int, nameBytes: Int) {
-        ids.reserveCapacity(count)
-        starts.reserveCapacity(count + 1)
-        bytes.reserveCapacity(nameBytes)
-    }
-
     /// From `(id, name)` pairs (tests, small inputs).
     package init(_ artists: [(id: Int64, name: String)]) {
         for a in artists {

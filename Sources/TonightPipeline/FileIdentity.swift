@@ -24,13 +24,6 @@ struct FileIdentity: Sendable, Equatable {
         inode = UInt64(st.st_ino)
     }
 
-    init(size: Int64, mtimeNs: Int64, ctimeNs: Int64, inode: UInt64) {
-        self.size = size
-        self.mtimeNs = mtimeNs
-        self.ctimeNs = ctimeNs
-        self.inode = inode
-    }
-
     /// How `now` differs from `self`, in words (nil when it does not).
     func change(to now: FileIdentity) -> String? {
         var what: [String] = []
