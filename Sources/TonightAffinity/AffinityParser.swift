@@ -24,7 +24,7 @@ package struct AffinityParser {
     /// The feed's artists: ids, and their names as one byte arena, so that checking a
     /// line's name against the feed's is a memcmp, not String work.
     let names: ArtistNames
-    let positions: ArtistPositions
+    let positions: IDPositions
     /// Normalised-name index without Strings: the FNV-1a hash of a key's bytes → the first
     /// artist with that hash; `next` chains the others (homonyms and hash collisions, told
     /// apart by comparing the key bytes kept in `keyBytes`).
@@ -51,7 +51,7 @@ package struct AffinityParser {
         // Two independent pieces of work on the two cores: the id index, and the normalised
         // keys with their hashes.
         let n = names.count
-        let (positions, keys) = try! Parallel.both({ ArtistPositions(names.ids) }, { KeyIndex(names) })
+        let (positions, keys) = try! Parallel.both({ IDPositions(names.ids) }, { KeyIndex(names) })
         self.positions = positions
         byKeyHash = keys.byKeyHash
         next = keys.next

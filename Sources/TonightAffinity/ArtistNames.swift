@@ -32,36 +32,3 @@ package struct ArtistNames: Sendable {
     @inline(__always)
     func range(_ i: Int) -> Range<Int> { starts[i]..<starts[i + 1] }
 }
-
-/// Artist id → position in feed order: a dense array when the ids are small non-negative
-/// numbers (real and generated feeds: at most a few million for a few hundred thousand
-/// artists), a dictionary otherwise. With a repeated id the later position wins, as a
-/// dictionary filled in order would have it.
-struct ArtistPositions: Sendable {
-    private var dense: [Int32] = []
-    private var table: [Int64: Int32] = [:]
-    private let isDense: Bool
-
-    init(_ ids: [Int64]) {
-        let largest = ids.max() ?? 0
-        let smallest = ids.min() ?? 0
-        isDense = smallest >= 0 && largest < Int64(16 * ids.count + 1024)
-        if isDense {
-            dense = [Int32](repeating: -1, count: Int(largest) + 1)
-            for (i, id) in ids.enumerated() { dense[Int(id)] = Int32(i) }
-        } else {
-            table.reserveCapacity(ids.count)
-            for (i, id) in ids.enumerated() { table[id] = Int32(i) }
-        }
-    }
-
-    @inline(__always)
-    subscript(id: Int64) -> Int32? {
-        if isDense {
-            guard id >= 0, id < Int64(dense.count) else { return nil }
-            let p = dense[Int(id)]
-            return p >= 0 ? p : nil
-        }
-        return table[id]
-    }
-}

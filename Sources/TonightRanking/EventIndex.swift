@@ -105,11 +105,8 @@ package struct EventIndex: Sendable {
     /// Dense artist indexes: every performer of an upcoming event and every artist of an
     /// affinity edge, so that per-user scores live in flat arrays.
     package let artistIDs: [Int64]
-    package let denseIndex: [Int64: Int32]
-    /// `denseIndex` as a table by artist id (-1: none) when ids are below `tableLimit`,
-    /// which they are in Ticketmaster's feeds; a lookup is then one load instead of a hash.
-    let denseTable: [Int32]
-    static let tableLimit: Int64 = 1 << 24
+    /// Artist id → dense index (a table by id for Ticketmaster's ids: one load, no hash).
+    let denseIndex: IDPositions
     /// Upcoming events per dense artist.
     package let eventsOfArtist: FlatLists<Int32>
     /// `eventsOfArtist` as `FeedEvent`s, in the same order (the favourites feed).
@@ -187,7 +184,7 @@ package struct EventIndex: Sendable {
         self.performers = FlatLists(performers)
         self.dense = FlatLists(denseLists)
         self.artistIDs = artistIDs
-        self.denseIndex = denseIndex
+        self.denseIndex = IDPositions(artistIDs)
         self.eventsOfArtist = FlatLists(eventsOfArtist)
         // An edge whose target performs in no upcoming event can never matter: s(a) is read
         // only for performers of upcoming events (a*(e)), and `because` only for them. Most
@@ -220,14 +217,6 @@ package struct EventIndex: Sendable {
             }
                 .sorted { ($0.lat, $0.event) < ($1.lat, $1.event) }
         })
-        let maxID = artistIDs.max() ?? 0
-        if artistIDs.allSatisfy({ $0 >= 0 }) && maxID < Self.tableLimit {
-            var table = [Int32](repeating: -1, count: Int(maxID) + 1)
-            for (d, a) in artistIDs.enumerated() { table[Int(a)] = Int32(d) }
-            denseTable = table
-        } else {
-            denseTable = []
-        }
         var grid: [Int64: [Int32]] = [:]
         for (i, e) in events.enumerated() {
             if let lat = e.lat, let lon = e.lon { grid[GeoGrid.cell(lat, lon), default: []].append(Int32(i)) }
@@ -257,12 +246,7 @@ package struct EventIndex: Sendable {
     /// The dense index of an artist id, if the artist performs or has affinity edges.
     @inline(__always)
     package func dense(of artist: Int64) -> Int32? {
-        if !denseTable.isEmpty {
-            guard artist >= 0 && artist < denseTable.count else { return nil }
-            let d = denseTable[Int(artist)]
-            return d >= 0 ? d : nil
-        }
-        return denseIndex[artist]
+        denseIndex[artist]
     }
 
     /// The cells that may hold venues within `radiusKm` of the point (each once, in key

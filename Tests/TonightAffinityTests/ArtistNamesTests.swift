@@ -4,41 +4,9 @@ import TonightCore
 import TonightGenerator
 @testable import TonightAffinity
 
-/// The artists' arena and id index the parser resolves lines with, against the plain
-/// structures they replaced (a dictionary filled in feed order, one `String` per name).
+/// The artists' arena and name keys the parser resolves lines with, against the plain
+/// structures they replaced (one `String` per name); the id index is `IDPositionsTests`.
 @Suite struct ArtistNamesTests {
-    /// Id sets of every shape the index meets: dense small ids (the array), repeated ids
-    /// (the later position wins), ids too sparse or negative for the array (the dictionary).
-    static let idSets: [String: [Int64]] = {
-        var random = SplitMix64(seed: 5)
-        let dense = (0..<3_000).map { _ in Int64(random.next() % 40_000) }
-        let sparse = (0..<500).map { _ in Int64(random.next() % 1_000_000_000_000) }
-        return [
-            "dense with repeats": dense,
-            "dense from zero": (0..<2_000).map(Int64.init),
-            "sparse": sparse,
-            "negative": [-5, 3, 7, -5, 0, 12],
-            "one": [0],
-            "none": [],
-        ]
-    }()
-
-    @Test(arguments: ["dense with repeats", "dense from zero", "sparse", "negative", "one", "none"])
-    func positionsAreTheLastPositionOfEachID(_ name: String) throws {
-        let ids = try #require(Self.idSets[name])
-        var reference: [Int64: Int32] = [:]
-        for (i, id) in ids.enumerated() { reference[id] = Int32(i) }
-        let positions = ArtistPositions(ids)
-        var probes = Set(ids)
-        let top = ids.max() ?? 0
-        probes.formUnion([-1, 0, 1, top, top + 1, top + 1_000, Int64.max, Int64.min])
-        for id in ids.prefix(200) { probes.formUnion([id - 1, id + 1]) }
-        for id in probes where positions[id] != reference[id] {
-            Issue.record("\(name): id \(id) at \(String(describing: positions[id])), expected \(String(describing: reference[id]))")
-            return
-        }
-    }
-
     /// Names of many scripts and spacings: the key made from the arena's bytes is the key
     /// made from the `String`, byte for byte (the fast path and the Foundation fallback).
     @Test func nameKeysFromBytesAreTheStringKeys() {

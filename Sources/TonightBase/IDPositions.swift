@@ -1,0 +1,41 @@
+/// Integer ids (artist ids) → their positions 0..<n in a list: a table indexed by id when
+/// every id is non-negative and below `tableLimit` (Ticketmaster's ids are: a lookup is one
+/// load instead of a hash), a dictionary otherwise. With a repeated id the later position
+/// wins, as a dictionary filled in order would have it.
+package struct IDPositions: Sendable {
+    /// Ids at or above this go to the dictionary (the table takes at most 64 MB).
+    package static let tableLimit: Int64 = 1 << 24
+
+    private let table: [Int32]
+    private let dictionary: [Int64: Int32]
+
+    package init(_ ids: [Int64]) {
+        let largest = ids.max() ?? -1
+        if ids.allSatisfy({ $0 >= 0 }) && largest < Self.tableLimit {
+            var t = [Int32](repeating: -1, count: Int(largest) + 1)
+            for (i, id) in ids.enumerated() { t[Int(id)] = Int32(i) }
+            table = t
+            dictionary = [:]
+        } else {
+            var d: [Int64: Int32] = [:]
+            d.reserveCapacity(ids.count)
+            for (i, id) in ids.enumerated() { d[id] = Int32(i) }
+            table = []
+            dictionary = d
+        }
+    }
+
+    /// Whether lookups go through the table (for the tests).
+    package var usesTable: Bool { !table.isEmpty }
+
+    /// The position of `id`, if it is in the list.
+    @inline(__always)
+    package subscript(id: Int64) -> Int32? {
+        if !table.isEmpty {
+            guard id >= 0, id < table.count else { return nil }
+            let p = table[Int(id)]
+            return p >= 0 ? p : nil
+        }
+        return dictionary[id]
+    }
+}
