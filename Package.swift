@@ -120,6 +120,7 @@ if Context.environment["TONIGHT_FUZZ"] != nil {
         ("feed", ["TonightFeed", "TonightCore"]), ("affinity", ["TonightAffinity", "TonightCore"]),
         ("csv", ["TonightExports", "TonightGeo", "TonightCore"]), ("config", ["TonightPipeline"]),
         ("snapshot", ["TonightSnapshot", "TonightCore"]),
+        ("playmate", ["TonightExports", "TonightRanking", "TonightCore"]),
     ]
     for (name, dependencies) in fuzzers {
         package.targets.append(.executableTarget(

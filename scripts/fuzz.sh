@@ -2,7 +2,7 @@
 # Builds and runs one libFuzzer target (Fuzz/TARGET) for SECONDS, seeded from Fixtures/ and the
 # test resources; findings (crashes, leaks, timeouts) are written to .fuzz/TARGET/.
 #
-#   scripts/fuzz.sh feed|affinity|csv|config|snapshot SECONDS [extra libFuzzer flags...]
+#   scripts/fuzz.sh feed|affinity|csv|playmate|config|snapshot SECONDS [extra libFuzzer flags...]
 #
 # Every crash found becomes a regression test (see Docs/FUZZING.md).
 set -euo pipefail
@@ -18,8 +18,12 @@ case "$target" in
   feed) cp Fixtures/tiny/input/feed.xml Tests/TonightFeedTests/Resources/*.xml "$seeds/" 2>/dev/null || true
         gzip -c Fixtures/tiny/input/feed.xml > "$seeds/feed.xml.gz"; zstd -q -c Fixtures/tiny/input/feed.xml > "$seeds/feed.xml.zst" ;;
   affinity) cp Fixtures/tiny/input/affinity.txt "$seeds/" ;;
-  csv) for f in Fixtures/tiny/input/tickets/*.csv; do { cat Fixtures/tiny/input/tickets/users.csv; printf '\377'; cat "$f"; } > "$seeds/$(basename "$f")"; done ;;
+  csv) for f in Fixtures/tiny/input/tickets/*.csv; do { cat Fixtures/tiny/input/tickets/users.csv; printf '\377'; cat "$f"; } > "$seeds/$(basename "$f")"; done
+       t=Fixtures/tiny/input/tickets; { cat $t/users.csv; printf '\377'; cat $t/favorites.csv; printf '\377'; cat $t/follows.csv; } > "$seeds/with-follows" ;;
   config) cp Pipelines/nightly.yaml "$seeds/" ;;
+  playmate) d=Fixtures/tiny/input/playmate
+        { for f in players quiz sessions session_players friends; do cat "$d/$f.csv"; printf '\377'; done; cat "$d/feedback.csv"; } > "$seeds/all"
+        { for f in players quiz sessions session_players; do cat "$d/$f.csv"; printf '\377'; done; cat "$d/friends.csv"; } > "$seeds/no-feedback" ;;
   snapshot)
     tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
     swift run -c release tonight run --work "$tmp/w" --out "$tmp/o" >/dev/null 2>&1 || true
@@ -31,7 +35,7 @@ case "$target" in
       { printf '\002'; cat "$snap/alerts.ndjson.zst"; } > "$seeds/alerts"
       { printf '\003'; cat "$snap/explore.keys"; } > "$seeds/keys"
     fi ;;
-  *) echo "unknown target $target (feed, affinity, csv, config, snapshot)" >&2; exit 2 ;;
+  *) echo "unknown target $target (feed, affinity, csv, playmate, config, snapshot)" >&2; exit 2 ;;
 esac
 # Coverage and AddressSanitizer on every Swift module; libFuzzer linked as a library (its
 # `main` would clash with the one SwiftPM gives each executable).

@@ -3,6 +3,7 @@
 import Foundation
 import TonightFuzzSupport
 import TonightAffinity
+import TonightBase
 import TonightCore
 
 let parser: AffinityParser = {
@@ -18,5 +19,15 @@ FuzzSupport.run { data, size in
     if (split == nil) != (whole == nil) { fatalError("the two halves and one pass disagree on failing") }
     if let split, let whole, split.edges != whole.edges || split.counts != whole.counts {
         fatalError("the two halves and one pass disagree")
+    }
+    // Names are keyed from the artists table's bytes (valid UTF-8) through a byte-level fast
+    // path where it applies: on any such text it must give Foundation's key (NFKC, case
+    // folding, white space collapsed and trimmed).
+    for line in buffer.split(separator: 0x0A, omittingEmptySubsequences: false).prefix(8) {
+        let bytes = UnsafeBufferPointer(rebasing: line)
+        guard let text = String(validating: bytes, as: UTF8.self) else { continue }
+        var fromBytes: [UInt8] = []
+        TextNormalizer.appendNameKey(bytes, to: &fromBytes)
+        if fromBytes != Array(NameKey.general(text).utf8) { fatalError("name key differs from Foundation's for \(Array(bytes))") }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonightBase
 import TonightCore
 @testable import TonightAffinity
 
@@ -114,6 +115,24 @@ import TonightCore
             let slow = name.precomposedStringWithCompatibilityMapping.folding(options: [.caseInsensitive], locale: nil)
                 .split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
             #expect(TextNormalizer.nameKey(name) == slow, "\(name)")
+        }
+    }
+
+    /// The byte-level fast path against the general (Foundation) path for every scalar it
+    /// could take (ASCII, Latin-1, the six dashes and quotes) and the scalars beside them, in
+    /// contexts that exercise trimming and collapsing: a fold or a white-space rule that
+    /// differs for one character fails here.
+    @Test(arguments: ["%", "  %  ", "A%b", "%\t% %", "x  %\u{2013}"])
+    func nameKeyFastPathAgreesForEveryLatin1Scalar(_ context: String) {
+        let scalars = Array(0x00...0x17F) + [0x2012, 0x2013, 0x2014, 0x2015, 0x2017, 0x2018, 0x2019, 0x201A, 0x201C, 0x201D, 0x201E]
+        for v in scalars {
+            let c = String(Unicode.Scalar(UInt32(v))!)
+            let name = context.replacingOccurrences(of: "%", with: c)
+            #expect(TextNormalizer.nameKey(name) == NameKey.general(name), "U+\(String(v, radix: 16)) in \(Array(name.unicodeScalars))")
+            var bytes: [UInt8] = []
+            var s = name
+            s.withUTF8 { TextNormalizer.appendNameKey($0, to: &bytes) }
+            #expect(bytes == Array(NameKey.general(name).utf8))
         }
     }
 }
