@@ -305,32 +305,64 @@ extension JSONWriter: TextOutputStream {
 enum JSONNumber {
     /// The decimal digits of `v` (with its sign), from a stack buffer; with `decimals` > 0,
     /// the last `decimals` digits (zero-padded) after a point: `v / 10^decimals` exactly.
+    /// Two digits at a time from a table of the hundred pairs (one division by 100 and a
+    /// two-byte store per pair, where a digit at a time cost a division and a store each).
     @inline(__always)
     static func withDigits(_ v: Int64, decimals: Int = 0, _ body: (UnsafeRawBufferPointer) -> Void) {
         var tmp: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes of scratch
         var mag = v.magnitude
         withUnsafeMutableBytes(of: &tmp) { buf in
+            let base = buf.baseAddress!
             var i = buf.count
             if decimals > 0 {
-                for _ in 0..<decimals {
+                var d = decimals
+                while d >= 2 {
+                    i -= 2
+                    storePair(UInt8(truncatingIfNeeded: mag % 100), at: base + i)
+                    mag /= 100
+                    d -= 2
+                }
+                if d == 1 {
                     i -= 1
-                    buf[i] = UInt8(ascii: "0") + UInt8(mag % 10)
+                    buf[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: mag % 10)
                     mag /= 10
                 }
                 i -= 1
                 buf[i] = UInt8(ascii: ".")
             }
-            repeat {
+            while mag >= 100 {
+                i -= 2
+                storePair(UInt8(truncatingIfNeeded: mag % 100), at: base + i)
+                mag /= 100
+            }
+            if mag >= 10 {
+                i -= 2
+                storePair(UInt8(truncatingIfNeeded: mag), at: base + i)
+            } else {
                 i -= 1
-                buf[i] = UInt8(ascii: "0") + UInt8(mag % 10)
-                mag /= 10
-            } while mag > 0
+                buf[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: mag)
+            }
             if v < 0 {
                 i -= 1
                 buf[i] = UInt8(ascii: "-")
             }
             body(UnsafeRawBufferPointer(rebasing: buf[i...]))
         }
+    }
+
+    /// "00" to "99": the two digits of `n` (below 100) are bytes 2n and 2n + 1.
+    private static var pairs: StaticString {
+        """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+    }
+
+    @inline(__always)
+    private static func storePair(_ n: UInt8, at p: UnsafeMutableRawPointer) {
+        let pair = UnsafeRawPointer(pairs.utf8Start).loadUnaligned(fromByteOffset: 2 * Int(n), as: UInt16.self)
+        p.storeBytes(of: pair, as: UInt16.self)
     }
 
     /// `n / 10^places` as plain decimal text, trailing zeros of the fraction dropped (an

@@ -59,14 +59,48 @@ package enum NumberPrecision: Sendable, Equatable {
         let places: Int
         switch self {
         case .decimals(let d): places = d
-        case .significant(let n): places = n - 1 - Int(log10(v.magnitude).rounded(.down))
+        case .significant(let n): places = n - 1 - Self.decimalExponent(v.magnitude)
         }
         guard places >= 0, places <= 15 else { return nil }
         let scaled = v * Self.powers[places]
         guard scaled.magnitude < 1e15 else { return nil }
-        let n = scaled.rounded(.toNearestOrAwayFromZero)
-        guard n != 0, places < 4 || n.magnitude >= Self.powers[places - 4] else { return nil }
-        return (Int64(n), places)
+        let n = Self.roundedHalfAway(scaled)
+        // The rounding may carry to 10^15 (999999999999999.9 at 0 decimals): general path.
+        guard n != 0, n.magnitude < 1_000_000_000_000_000, places < 4 || Double(n.magnitude) >= Self.powers[places - 4] else { return nil }
+        return (n, places)
+    }
+
+    /// ⌊log10 m⌋ for m > 0: by comparison with the exact powers of ten from 1e-4 to 1e22
+    /// (every value the fast path writes), `log10` outside them. Where `log10`'s rounding
+    /// puts a value a few ulps below a power of ten at that power, the two differ by one,
+    /// but such a value rounds to the power of ten at either precision, so the text is the
+    /// same (`fastPathWritesTheGeneralText` covers the neighbours of every power).
+    @inline(__always)
+    static func decimalExponent(_ m: Double) -> Int {
+        if m >= 1 {
+            guard m < 1e22 else { return Int(log10(m).rounded(.down)) }
+            var e = 0
+            while m >= powers[e + 1] { e += 1 }
+            return e
+        }
+        guard m >= 1e-4 else { return Int(log10(m).rounded(.down)) }
+        var e = -1
+        // 10^-e is exact; the product rounds, so a value within an ulp below 10^e may count
+        // as 10^e: harmless, as above.
+        while m * powers[-e] < 1 { e -= 1 }
+        return e
+    }
+
+    /// `x.rounded(.toNearestOrAwayFromZero)` as an integer, for |x| < 2^53, without libm's
+    /// `round` (a call: x86-64's rounding instruction has no ties-away mode): the
+    /// truncation's remainder `x − t` is exact below 2^53.
+    @inline(__always)
+    static func roundedHalfAway(_ x: Double) -> Int64 {
+        let t = Int64(x)
+        let rest = x - Double(t)
+        if rest >= 0.5 { return t + 1 }
+        if rest <= -0.5 { return t - 1 }
+        return t
     }
 
     /// Values below 1e-22 with significant digits: through the decimal text (rare; slow).

@@ -85,12 +85,20 @@ import TonightGenerator
 
     /// The plain-decimal fast path writes exactly what rounding then printing the shortest
     /// text writes: random values over 24 magnitudes, both signs, and the values at the
-    /// edges of the fast path (1e-4, 10^15 scaled, halfway cases).
+    /// edges of the fast path (1e-4, 10^15 scaled, halfway cases, the powers of ten and
+    /// their neighbours).
     @Test(arguments: [NumberPrecision.distance, .score, .coordinate, .significant(3), .decimals(0), .decimals(9)])
     func fastPathWritesTheGeneralText(_ p: NumberPrecision) {
         var random = SplitMix64(seed: 7)
         var values: [Double] = [1e-4, 0.0001, 0.00009999995, 0.000099999, 0.00010000049, 0.005, 0.015, 0.025, 1.005, 2.675,
                                 999_999.5, 9_999_999_999_999.99, 99_999_999_999_999.9, 999_999_999_999_999.0, 1e15, 4.35, 0.45]
+        // Each power of ten and its neighbours (where the exponent's computation may land on
+        // either side), and exact halves at the last kept digit (ties round away from zero).
+        for k in -8...18 {
+            let power = pow(10, Double(k))
+            values += [power, power.nextUp, power.nextDown, power.nextUp.nextUp, power.nextDown.nextDown, power * 0.9999995, power * 1.0000005]
+        }
+        values += [0.125, 0.375, 2.5, 0.5, 1.5, 12.5, 0.0625, 1_234_565.0, 0.000_012_345_65]
         values += values.map { -$0 }
         for _ in 0..<200_000 {
             let magnitude = Double(Int(random.next() % 24)) - 10
