@@ -93,7 +93,7 @@ let package = Package(
             dependencies: ["TonightTesting", "TonightFeed", "TonightCore", "TonightGenerator"],
             resources: [.copy("Resources")]),
         .testTarget(name: "TonightSnapshotTests", dependencies: ["TonightTesting", "TonightSnapshot", "TonightSnapshotWriter", "TonightBase", "TonightGenerator", "CZstd"]),
-        .testTarget(name: "TonightBaseTests", dependencies: ["TonightTesting", "TonightBase"]),
+        .testTarget(name: "TonightBaseTests", dependencies: ["TonightTesting", "TonightBase", "TonightGenerator"]),
         .testTarget(name: "TonightCoreTests", dependencies: ["TonightTesting", "TonightCore", "TonightBase", "TonightGenerator"]),
         .testTarget(name: "TonightAffinityTests", dependencies: ["TonightTesting", "TonightAffinity", "TonightCore", "TonightGenerator"]),
         .testTarget(name: "TonightExportsTests", dependencies: ["TonightTesting", "TonightExports", "TonightGeo", "TonightCore", "TonightGenerator"]),

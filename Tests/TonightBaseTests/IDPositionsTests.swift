@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TonightBase
+import TonightGenerator
 
 /// Ids → positions (parse-affinity's targets, the tickets stage's dense artist indexes)
 /// against a dictionary filled in order.
@@ -8,17 +9,9 @@ import TonightBase
     /// Id sets of every shape the index meets: dense small ids (the array), repeated ids
     /// (the later position wins), ids too sparse or negative for the array (the dictionary).
     static let idSets: [String: [Int64]] = {
-        // SplitMix64, seeded: the same ids every run.
-        var state: UInt64 = 5
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        let dense = (0..<3_000).map { _ in Int64(next() % 40_000) }
-        let sparse = (0..<500).map { _ in Int64(next() % 1_000_000_000_000) }
+        var random = SplitMix64(seed: 5)
+        let dense = (0..<3_000).map { _ in Int64(random.next() % 40_000) }
+        let sparse = (0..<500).map { _ in Int64(random.next() % 1_000_000_000_000) }
         return [
             "dense with repeats": dense,
             "dense from zero": (0..<2_000).map(Int64.init),
