@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""An independent check of the published tickets lists (explore, feed, tonight).
+"""An independent check of the published tickets lists and the catalog's indexes.
 
-Recomputes, for a sample of users (or all of them), the three lists straight from
-recommendations.md, in plain Python and in the most direct way (every candidate collected
-and sorted, every upcoming event scored for the popular backfill), and compares them with
-the published snapshot: the same events in the same order, and the same published fields.
+Recomputes, for a sample of users (or all of them), the lists explore, feed and tonight
+straight from recommendations.md, in plain Python and in the most direct way (every
+candidate collected and sorted, every upcoming event scored for the popular backfill), and
+compares them with the published snapshot: the same events in the same order, and the same
+published fields. Then every record of artists (favorites, upcomingEvents), artist_suggest,
+category_artists and nearby, likewise (--no-catalog skips them).
 It shares no code with the Swift ranking, so the ranking's fast paths (band searches,
 per-artist cuts, heaps, shared place orders, the published distances' shortcut) are
 checked against the definition on data of any size and shape.
@@ -25,7 +27,7 @@ Usage:
                         [--users N | --all] [--seed S]
 Exit status 0 when every checked list matches, 1 otherwise (the differences are printed).
 """
-import argparse, bisect, collections, csv, datetime, glob, json, math, os, random, subprocess, sys
+import argparse, bisect, collections, csv, datetime, json, math, os, random, subprocess, sys, unicodedata
 import xml.etree.ElementTree as ET
 
 import pyzstd
@@ -141,9 +143,11 @@ class World:
         here = os.path.dirname(os.path.abspath(__file__))
         zips, cells = geotable(os.path.join(here, "..", "Sources", "TonightGeo", "Resources", "geotable.tsv.zst"))
         self.zips = zips
-        self.artists = {a["id"] for a in dump(args.tonight, args.work, "parse-feed", "artists")}
+        self.artist_records = dump(args.tonight, args.work, "parse-feed", "artists")
+        self.artists = {a["id"] for a in self.artist_records}
+        self.venue_records = dump(args.tonight, args.work, "geocode", "venues")
         venues = {}
-        for v in dump(args.tonight, args.work, "geocode", "venues"):
+        for v in self.venue_records:
             if "lat" in v:
                 venues[v["id"]] = exact_point(cells, v["lat"], v["lon"])
         types = performer_types(os.path.join(args.inputs, "feed.xml"))
@@ -182,6 +186,8 @@ class World:
         for x in dump(args.tonight, args.work, "parse-affinity", "edges"):
             self.edges[x["source"]].append((x["target"], x["score"]))
         self.users = {}
+        self.favored_by = collections.defaultdict(set)
+        self.venue_points = venues
         with open(os.path.join(args.inputs, "tickets", "users.csv"), newline="", encoding="utf-8") as f:
             for row in csv.DictReader(f):
                 lat, lon, place = row.get("lat", "").strip(), row.get("lon", "").strip(), None
@@ -205,6 +211,10 @@ class World:
             with open(path, newline="", encoding="utf-8") as f:
                 for row in csv.DictReader(f):
                     u = self.users.get(row["user_id"])
+                    if into == "favorites":
+                        a = int(row[field])
+                        if a in self.artists:
+                            self.favored_by[a].add(row["user_id"])
                     if u is None:
                         continue
                     if into == "favorites":
@@ -361,6 +371,105 @@ class World:
         return [{"event": e["id"], "score": v, "artist": a, "distanceKm": d} for (v, e, a, d) in picks[:TONIGHT_SIZE]]
 
 
+# -- the catalog's indexes (recommendations.md, "Catalog and indexes") --------------------------
+
+# Unicode's White_Space property (str.isspace() also takes U+001C–U+001F, which it lacks).
+WHITE_SPACE = set("\u0009\u000a\u000b\u000c\u000d\u0020\u0085\u00a0\u1680\u2028\u2029\u202f\u205f\u3000"
+                  + "".join(chr(c) for c in range(0x2000, 0x200B)))
+GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz"
+
+
+def name_key(name):
+    """affinity.md: NFKC case folding, white space trimmed and runs collapsed to one space."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    words, word = [], ""
+    for c in folded:
+        if c in WHITE_SPACE:
+            if word:
+                words.append(word)
+            word = ""
+        else:
+            word += c
+    if word:
+        words.append(word)
+    return " ".join(words)
+
+
+def geohash(lat, lon, length):
+    lat_range, lon_range, bits, even, out = [-90.0, 90.0], [-180.0, 180.0], [], True, ""
+    while len(out) < length:
+        r, v = (lon_range, lon) if even else (lat_range, lat)
+        mid = (r[0] + r[1]) / 2
+        bits.append(1 if v >= mid else 0)
+        r[0 if v >= mid else 1] = mid
+        even = not even
+        if len(bits) == 5:
+            out += GEOHASH[int("".join(map(str, bits)), 2)]
+            bits = []
+    return out
+
+
+def catalog(world):
+    """The expected records of artists (favorites, upcomingEvents), artist_suggest,
+    category_artists and nearby, every key of each."""
+    upcoming = collections.Counter()
+    for e in world.upcoming:
+        for a in set(e["performers"]):
+            upcoming[a] += 1
+    favorites = {a: len(users) for a, users in world.favored_by.items()}
+    artists = {}
+    for a in world.artist_records:
+        artists[a["id"]] = {"favorites": favorites.get(a["id"], 0), "upcomingEvents": upcoming[a["id"]]}
+    rank = sorted(world.artist_records, key=lambda a: (-favorites.get(a["id"], 0), -upcoming[a["id"]], a["name"], a["id"]))
+    suggest = collections.defaultdict(list)
+    for a in rank:
+        key = name_key(a["name"])
+        for n in range(1, min(4, len(key)) + 1):
+            lst = suggest[key[:n]]
+            if len(lst) < 10 and (not lst or lst[-1]["id"] != a["id"]):
+                lst.append({"id": a["id"], "name": a["name"], "favorites": favorites.get(a["id"], 0)})
+    by_category = collections.defaultdict(list)
+    for a in sorted(world.artist_records, key=lambda a: (-favorites.get(a["id"], 0), a["name"], a["id"])):
+        if "category" in a and upcoming[a["id"]] > 0 and len(by_category[str(a["category"])]) < 200:
+            by_category[str(a["category"])].append({"id": a["id"], "name": a["name"], "favorites": favorites.get(a["id"], 0),
+                                                    "upcomingEvents": upcoming[a["id"]]})
+    cells = {}
+    for v in world.venue_records:
+        if v["id"] in world.venue_points:
+            cells[v["id"]] = geohash(*world.venue_points[v["id"]], 4)
+    nearby = collections.defaultdict(list)
+    for e in sorted(world.upcoming, key=lambda e: (e["start"], e["id"])):
+        if e["venue"] in cells:
+            nearby[cells[e["venue"]]].append({"event": e["id"], "startsAt": e["startsAt"], "venue": e["venue"]})
+    return {"artists": artists, "artist_suggest": dict(suggest), "category_artists": dict(by_category), "nearby": dict(nearby)}
+
+
+def compare_catalog(snapshot, expected, problems):
+    counts = {}
+    for dataset, want in expected.items():
+        path = os.path.join(snapshot, dataset + ".ndjson.zst")
+        d = os.path.join(snapshot, dataset + ".dict")
+        zd = pyzstd.ZstdDict(open(d, "rb").read()) if os.path.exists(d) else None
+        seen = set()
+        with pyzstd.SeekableZstdFile(path, "r", zstd_dict=zd) as f:
+            for line in f:
+                r = json.loads(line)
+                key = r["key"]
+                seen.add(key)
+                if dataset == "artists":
+                    got = {"favorites": r.get("favorites"), "upcomingEvents": r.get("upcomingEvents")}
+                    mine = want.get(int(key))
+                else:
+                    got, mine = r["items"], want.get(key)
+                if got != mine:
+                    problems.append(f"{dataset} {key!r}: {json.dumps(got)[:300]} published, {json.dumps(mine)[:300]} by definition")
+        missing = [k for k in want if (str(k) if dataset == "artists" else k) not in seen]
+        for k in missing[:10]:
+            problems.append(f"{dataset} {k!r}: no record published, {json.dumps(want[k])[:300]} by definition")
+        counts[dataset] = len(seen)
+    return counts
+
+
 # -- comparison ------------------------------------------------------------------------------
 
 def published(snapshot, dataset, keys):
@@ -429,6 +538,7 @@ def main():
     p.add_argument("--users", type=int, default=2000, help="random users to check (default 2000)")
     p.add_argument("--all", action="store_true", help="check every user")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--no-catalog", action="store_true", help="skip artists, artist_suggest, category_artists, nearby")
     args = p.parse_args()
     if args.snapshot is None:
         out = args.out or os.path.join(args.work, "out")
@@ -452,10 +562,12 @@ def main():
             mine = build(world.users[key])
             checked[dataset] += len(mine)
             compare(dataset, key, mine, theirs.get(key), problems)
+    catalog_counts = {} if args.no_catalog else compare_catalog(args.snapshot, catalog(world), problems)
     for line in problems[:50]:
         print(line)
     print(f"crosscheck: {len(sample)} users, items checked: explore {checked['explore']}, "
-          f"feed {checked['feed']}, tonight {checked['tonight']}; {len(problems)} differences")
+          f"feed {checked['feed']}, tonight {checked['tonight']}; records checked: "
+          + (", ".join(f"{k} {v}" for k, v in catalog_counts.items()) or "none") + f"; {len(problems)} differences")
     return 1 if problems else 0
 
 

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TonightTesting
 
-/// The published tickets lists against `scripts/crosscheck.py`: recommendations.md written
-/// out again in plain Python, the most direct way (every candidate collected and sorted, every
-/// upcoming event scored for the popular backfill), sharing no code with the ranking. On the
+/// The published tickets lists and catalog indexes against `scripts/crosscheck.py`:
+/// recommendations.md written out again in plain Python, the most direct way (every candidate
+/// collected and sorted, every upcoming event scored for the popular backfill), sharing no
+/// code with the ranking. On the
 /// full-size realistic world (59,600 events, 202,000 artists, hot artists with long tours) the
 /// ranking's fast paths (band searches, per-artist cuts, heaps, shared place orders, the
 /// published distances' shortcut) meet the definition for every user of the night.
@@ -78,7 +79,7 @@ struct CrossCheckTests {
                                 mergingStandardError: true))
     }
 
-    @Test("Every user's explore, feed and tonight list is the definition's",
+    @Test("Every user's explore, feed and tonight list, and every catalog index record, is the definition's",
           .enabled(if: ExternalTool.pyzstd.isAvailable && ExternalTool.zstd.isAvailable))
     func everyListIsTheDefinitions() throws {
         let dir = try Self.world.get()
@@ -91,6 +92,11 @@ struct CrossCheckTests {
             let count = summary.range(of: "\(dataset) ([0-9]+)", options: .regularExpression)
                 .flatMap { Int(summary[$0].split(separator: " ")[1].trimmingCharacters(in: .punctuationCharacters)) } ?? 0
             #expect(count > 0, "\(dataset): \(summary)")
+        }
+        // And every record of the catalog's indexes.
+        #expect(summary.contains("records checked: artists 202000, artist_suggest "), "\(summary)")
+        for dataset in ["category_artists", "nearby"] {
+            #expect(summary.range(of: "\(dataset) [1-9][0-9]*[,;]", options: .regularExpression) != nil, "\(dataset): \(summary)")
         }
     }
 
