@@ -70,8 +70,16 @@ extension PlaymateRanker {
     /// In a scan by time of equal scores, a refused session `s` ends the scan unless a later one
     /// could still win on the skill tie-break (`s` is not at a played level, and some are).
     @inline(__always)
-    func lastOfItsKind(_ s: Int32, _ played: UInt64) -> Bool {
-        played == 0 || skillBit[Int(s)] & played != 0
+    func lastOfItsKind(_ s: Int32, _ played: UInt64, _ playedLevels: [Int32]) -> Bool {
+        played == 0 || atPlayedLevel(Int(s), played, playedLevels)
+    }
+
+    /// Whether session `s` is at a level the player has played: its bit in the player's mask,
+    /// confirmed on the levels (`playedLevels`) when bits are shared (more than 64 levels).
+    @inline(__always)
+    func atPlayedLevel(_ s: Int, _ played: UInt64, _ playedLevels: [Int32]) -> Bool {
+        guard skillBit[s] & played != 0 else { return false }
+        return !skillBitsShared || playedLevels.contains(skillLevel[s])
     }
 
     /// Keeps the best `size` in order (insertion into a short sorted buffer).
@@ -94,11 +102,15 @@ extension PlaymateRanker {
         var weight = [Int](repeating: 0, count: sportNames.count)
         // The skill levels of the sessions the player has played (occurs_at ≤ asOf).
         var played: UInt64 = 0
+        var playedLevels: [Int32] = []  // only where bits are shared
         for s in memberOf[u] {
             weight[Int(sportOf[Int(s)])] += 1
             scratch.marks[Int(s)].member = stamp
             scratch.mark(s)
-            if sessions[Int(s)].occursAt <= settings.asOf { played |= skillBit[Int(s)] }
+            if sessions[Int(s)].occursAt <= settings.asOf {
+                played |= skillBit[Int(s)]
+                if skillBitsShared && skillLevel[Int(s)] != 0 { playedLevels.append(skillLevel[Int(s)]) }
+            }
         }
         for name in Set(p.quiz?.playSports ?? []) { if let id = sportIDs[name] { weight[Int(id)] += 10 } }  // once per sport
         var avoided = [Bool](repeating: false, count: sportNames.count)
@@ -184,7 +196,7 @@ extension PlaymateRanker {
             let score = settings.weightSport * Double(w) + settings.weightFriends * Double(f)
                 + settings.weightGender * Double(g) + settings.weightAge * Double(a)
             return Suggestion(session: s, score: score, sportWeight: w, friends: f, genderMatches: g, ageMatches: a,
-                              distanceKm: distance, playedLevel: skillBit[i] & played != 0, timeRank: h.timeRank)
+                              distanceKm: distance, playedLevel: atPlayedLevel(i, played, playedLevels), timeRank: h.timeRank)
         }
 
         var top: [Suggestion] = []
@@ -215,7 +227,7 @@ extension PlaymateRanker {
             for c in cells {
                 if coefficient == 0 {
                     for e in (c < 0 ? everywhere.bySportTime[sport] : grid[c].bySportTime[sport]) where !outside(e) && scratch.marks(e.session).done != stamp {
-                        if let x = evaluate(e), !insert(x, into: &top), lastOfItsKind(e.session, played) { break }
+                        if let x = evaluate(e), !insert(x, into: &top), lastOfItsKind(e.session, played, playedLevels) { break }
                     }
                 } else {
                     // The bound first: it falls along the list (players desc), so a session
@@ -234,7 +246,7 @@ extension PlaymateRanker {
             if coefficient == 0 {
                 if top.count == settings.sessionsSize, let last = top.last, last.score > 0 { break }
                 for e in (c < 0 ? everywhere.byTime : grid[c].byTime) where weight[Int(e.sport)] == 0 && !outside(e) && scratch.marks(e.session).done != stamp {
-                    if let x = evaluate(e), !insert(x, into: &top), lastOfItsKind(e.session, played) { break }
+                    if let x = evaluate(e), !insert(x, into: &top), lastOfItsKind(e.session, played, playedLevels) { break }
                 }
             } else {
                 for e in (c < 0 ? everywhere.byPlayers : grid[c].byPlayers) where weight[Int(e.sport)] == 0 {

@@ -54,8 +54,14 @@ package final class PlaymateRanker: Sendable {
     let sportNames: [String]
     let sportOf: [Int32]
     let isOpen: [Bool]
-    /// Each session's skill level as one bit (the first 64 distinct levels; 0: none, or past 64).
+    /// Each session's skill level: 0 for none, else its number among the distinct levels
+    /// (1, 2, … as the sessions are read).
+    let skillLevel: [Int32]
+    /// Each session's level as a bit of a player's mask of played levels: level k at bit
+    /// (k − 1) mod 64, none at no bit. With more than 64 levels bits are shared, and a match
+    /// is confirmed on the levels themselves (`atPlayedLevel`).
     let skillBit: [UInt64]
+    let skillBitsShared: Bool
     /// Each session as the scan lists hold it (`ListedSession`: everything a score reads), also
     /// for the sessions scored by id (those with a friend in them).
     let listedOf: [ListedSession]
@@ -109,14 +115,17 @@ package final class PlaymateRanker: Sendable {
         var isOpen = [Bool](repeating: false, count: sessions.count)
         for s in open { isOpen[Int(s)] = true }
         self.isOpen = isOpen
-        var levels: [String: UInt64] = [:]
-        skillBit = sessions.map { s in
+        var levels: [String: Int32] = [:]
+        let skillLevel = sessions.map { s -> Int32 in
             guard let level = s.skillLevel, !level.isEmpty else { return 0 }
-            if let bit = levels[level] { return bit }
-            let bit: UInt64 = levels.count < 64 ? 1 << UInt64(levels.count) : 0
-            levels[level] = bit
-            return bit
+            if let k = levels[level] { return k }
+            let k = Int32(levels.count + 1)
+            levels[level] = k
+            return k
         }
+        self.skillLevel = skillLevel
+        skillBit = skillLevel.map { $0 == 0 ? 0 : 1 << UInt64(($0 - 1) & 63) }
+        skillBitsShared = levels.count > 64
         membersOf = sessions.map(Self.members)
         var declinedOf: [Int32: [Int32]] = [:]
         if players.contains(where: { $0.feedback != nil }) {

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TonightTesting
 
-/// The published tickets lists and catalog indexes against `scripts/crosscheck.py`:
+/// The published tickets lists, Playmate suggestions and statistics, and catalog indexes
+/// against `scripts/crosscheck.py`:
 /// recommendations.md written out again in plain Python, the most direct way (every candidate
 /// collected and sorted, every upcoming event scored for the popular backfill), sharing no
 /// code with the ranking. On the
@@ -79,7 +80,7 @@ struct CrossCheckTests {
                                 mergingStandardError: true))
     }
 
-    @Test("Every user's explore, feed and tonight list, and every catalog index record, is the definition's",
+    @Test("Every user's explore, feed and tonight list, every player's sessions and statistics, and every catalog index record, is the definition's",
           .enabled(if: ExternalTool.pyzstd.isAvailable && ExternalTool.zstd.isAvailable))
     func everyListIsTheDefinitions() throws {
         let dir = try Self.world.get()
@@ -93,6 +94,8 @@ struct CrossCheckTests {
                 .flatMap { Int(summary[$0].split(separator: " ")[1].trimmingCharacters(in: .punctuationCharacters)) } ?? 0
             #expect(count > 0, "\(dataset): \(summary)")
         }
+        // Every player's suggested sessions and statistics.
+        #expect(summary.contains("; 300 players, sessions items ") && !summary.contains("sessions items 0;"), "\(summary)")
         // And every record of the catalog's indexes.
         #expect(summary.contains("records checked: artists 202000, artist_suggest "), "\(summary)")
         for dataset in ["category_artists", "nearby"] {
