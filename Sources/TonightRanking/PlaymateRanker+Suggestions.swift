@@ -101,17 +101,19 @@ extension PlaymateRanker {
         let p = players[u]
         var weight = [Int](repeating: 0, count: sportNames.count)
         // The skill levels of the sessions the player has played (occurs_at ≤ asOf).
-        var played: UInt64 = 0
-        var playedLevels: [Int32] = []  // only where bits are shared
+        var mask: UInt64 = 0
+        var levels: [Int32] = []  // only where bits are shared
         for s in memberOf[u] {
             weight[Int(sportOf[Int(s)])] += 1
             scratch.marks[Int(s)].member = stamp
             scratch.mark(s)
             if sessions[Int(s)].occursAt <= settings.asOf {
-                played |= skillBit[Int(s)]
-                if skillBitsShared && skillLevel[Int(s)] != 0 { playedLevels.append(skillLevel[Int(s)]) }
+                mask |= skillBit[Int(s)]
+                if skillBitsShared && skillLevel[Int(s)] != 0 { levels.append(skillLevel[Int(s)]) }
             }
         }
+        // Constants for the closures below (a captured `var` is boxed).
+        let played = mask, playedLevels = levels
         for name in Set(p.quiz?.playSports ?? []) { if let id = sportIDs[name] { weight[Int(id)] += 10 } }  // once per sport
         var avoided = [Bool](repeating: false, count: sportNames.count)
         for name in (p.quiz?.avoidSports ?? []) + (p.feedback?.avoidSports ?? []) {
