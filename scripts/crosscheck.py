@@ -638,6 +638,69 @@ def compare_playmate(snapshot, playmate, sample, problems):
     return items
 
 
+# -- alerts and following (recommendations.md "alerts for followed events") ------------------
+
+def all_records(snapshot, dataset):
+    path = os.path.join(snapshot, dataset + ".ndjson.zst")
+    d = os.path.join(snapshot, dataset + ".dict")
+    zd = pyzstd.ZstdDict(open(d, "rb").read()) if os.path.exists(d) else None
+    with pyzstd.SeekableZstdFile(path, "r", zstd_dict=zd) as f:
+        return [json.loads(line) for line in f]
+
+
+def compare_alerts(snapshot, baseline, world, sample, problems):
+    """This run's events against the baseline snapshot's `events`: every sampled user's
+    `alerts` (removed, venue-, time-, status-changed; by old start, event id, kind) and
+    `following` (followed events still in the feed, by start then id, `alert` when an alert
+    speaks of the event). Without a baseline there are no alerts."""
+    changed = {}
+    if baseline is not None:
+        for o in all_records(baseline, "events"):
+            n = world.events.get(o["id"])
+            kinds = []
+            if n is None:
+                kinds.append({"kind": "removed"})
+            else:
+                for kind, field in (("venue-changed", "venue"), ("time-changed", "startsAt"), ("status-changed", "status")):
+                    if o.get(field) != n.get(field):
+                        a = {"kind": kind}
+                        if field in o:
+                            a["old"] = o[field]
+                        if field in n:
+                            a["new"] = n[field]
+                        kinds.append(a)
+            if kinds:
+                changed[o["id"]] = (o["startsAt"], kinds)
+    theirs_alerts = published(snapshot, "alerts", sample)
+    theirs_following = published(snapshot, "following", sample)
+    counted = collections.Counter()
+    for key in sample:
+        follows = world.users[key]["follows"]
+        mine = []
+        for e in follows:
+            if e in changed:
+                start, kinds = changed[e]
+                mine += [(start, e, a["kind"], dict(a, event=e)) for a in kinds]
+        mine = [a for (_, _, _, a) in sorted(mine, key=lambda x: x[:3])]
+        got = theirs_alerts.get(key) or []
+        counted["alerts"] += len(mine)
+        if got != mine:
+            problems.append(f"alerts {key}: {json.dumps(got)[:300]} published, {json.dumps(mine)[:300]} by definition")
+        kept = sorted((world.events[e] for e in follows if e in world.events), key=lambda e: (e["start"], e["id"]))
+        want = []
+        for e in kept:
+            item = {"event": e["id"], "venue": e["venue"], "startsAt": e["startsAt"]}
+            if "status" in e:
+                item["status"] = e["status"]
+            if e["id"] in changed:
+                item["alert"] = True
+            want.append(item)
+        counted["following"] += len(want)
+        if (theirs_following.get(key) or []) != want:
+            problems.append(f"following {key}: {json.dumps(theirs_following.get(key))[:300]} published, {json.dumps(want)[:300]} by definition")
+    return counted
+
+
 # -- comparison ------------------------------------------------------------------------------
 
 def published(snapshot, dataset, keys, whole=False):
@@ -709,6 +772,7 @@ def main():
     p.add_argument("--all", action="store_true", help="check every user")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-catalog", action="store_true", help="skip artists, artist_suggest, category_artists, nearby")
+    p.add_argument("--baseline", help="the previous night's snapshot directory (alerts); without it, no alerts are expected")
     args = p.parse_args()
     if args.snapshot is None:
         out = args.out or os.path.join(args.work, "out")
@@ -733,6 +797,7 @@ def main():
             checked[dataset] += len(mine)
             compare(dataset, key, mine, theirs.get(key), problems)
     catalog_counts = {} if args.no_catalog else compare_catalog(args.snapshot, catalog(world), problems)
+    checked.update(compare_alerts(args.snapshot, args.baseline, world, sample, problems))
     playmate = Playmate(args.inputs, world.as_of)
     players = sorted(playmate.players)
     if not (args.all or args.users >= len(players)):
@@ -741,7 +806,8 @@ def main():
     for line in problems[:50]:
         print(line)
     print(f"crosscheck: {len(sample)} users, items checked: explore {checked['explore']}, "
-          f"feed {checked['feed']}, tonight {checked['tonight']}; {len(players)} players, "
+          f"feed {checked['feed']}, tonight {checked['tonight']}, alerts {checked['alerts']}, "
+          f"following {checked['following']}; {len(players)} players, "
           f"sessions items {checked['sessions']}; records checked: "
           + (", ".join(f"{k} {v}" for k, v in catalog_counts.items()) or "none") + f"; {len(problems)} differences")
     return 1 if problems else 0

@@ -123,4 +123,71 @@ struct CrossCheckTests {
         #expect(out.contains("explore ") && out.contains(": score "), "\(out)")
         #expect(!out.hasSuffix("; 0 differences\n"), "\(out)")
     }
+
+    /// Two nights of a generated `small` world: the second night's feed drops every 17th
+    /// event and changes the venue of every 11th, the time of every 13th and the status of
+    /// every 7th (the follows are the generator's). Every user's `alerts` and `following`
+    /// against the first night's snapshot are the definition's; checked without that
+    /// baseline, the same snapshot differs (alerts are expected to be empty then).
+    @Test("Alerts and following of a second night against the first night's snapshot",
+          .enabled(if: ExternalTool.pyzstd.isAvailable && ExternalTool.zstd.isAvailable))
+    func alertsOfASecondNight() throws {
+        let dir = temporaryDirectory("tonight-crosscheck-alerts")
+        let first = dir.appendingPathComponent("in1"), second = dir.appendingPathComponent("in2")
+        let store = ["--work", dir.appendingPathComponent("w").path, "--out", dir.appendingPathComponent("w/out").path]
+        try Self.check(runTonight(["generate", "--scale", "small", "--out", first.path]))
+        try Self.check(runTonight(["run", "--inputs", first.path, "--as-of", "2026-01-15T06:00:00Z"] + store))
+        let fm = FileManager.default
+        try fm.createDirectory(at: second, withIntermediateDirectories: true)
+        for item in ["tickets", "playmate", "affinity.txt"] {
+            try fm.copyItem(at: first.appendingPathComponent(item), to: second.appendingPathComponent(item))
+        }
+        let feed = try String(contentsOf: first.appendingPathComponent("feed.xml"), encoding: .utf8)
+        try Self.nextNight(of: feed).write(to: second.appendingPathComponent("feed.xml"), atomically: true, encoding: .utf8)
+        try Self.check(runTonight(["run", "--inputs", second.path, "--as-of", "2026-01-16T06:00:00Z"] + store))
+        let snapshots = dir.appendingPathComponent("w/out/snapshots")
+        let ids = try fm.contentsOfDirectory(atPath: snapshots.path).filter { $0.first?.isNumber == true }.sorted()
+        try #require(ids.count == 2, "\(ids)")
+        let base = "python3 '\(packageRoot.path)/scripts/crosscheck.py' --tonight '\(try tonightExecutable().path)' "
+            + "--work '\(dir.appendingPathComponent("w").path)' --inputs '\(second.path)' --all --no-catalog"
+        let (status, out) = unpack(try shell(base + " --baseline '\(snapshots.appendingPathComponent(ids[0]).path)'", mergingStandardError: true))
+        #expect(status == 0, "\(out)")
+        let summary = out.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(summary.hasSuffix("; 0 differences"), "\(out)")
+        #expect(summary.range(of: "alerts [1-9][0-9]*, following [1-9]", options: .regularExpression) != nil, "\(summary)")
+        let (unbased, unbasedOut) = unpack(try shell(base, mergingStandardError: true))
+        #expect(unbased == 1 && unbasedOut.contains("alerts "), "\(unbasedOut)")
+    }
+
+    /// The feed of a second night: events dropped, moved, retimed and given another status.
+    static func nextNight(of feed: String) -> String {
+        var parts = feed.components(separatedBy: "\n\t<Event ")
+        var out = parts.removeFirst()
+        var venues: [String] = []
+        var rest = feed[...]
+        while let r = rest.range(of: "<VenueID ID=\"") {
+            let id = rest[r.upperBound...].prefix { $0.isNumber }
+            venues.append(String(id))
+            rest = rest[r.upperBound...]
+        }
+        for (k, part) in parts.enumerated() {
+            var e = part
+            if k % 17 == 0 {
+                // Dropped: only what follows its end tag stays (the sections' end, after the last).
+                if let end = e.range(of: "</Event>") { out += e[end.upperBound...] }
+                continue
+            }
+            if k % 11 == 1, let r = e.range(of: #"<VenueID ID="[0-9]+""#, options: .regularExpression) {
+                e.replaceSubrange(r, with: "<VenueID ID=\"\(venues[(k * 7) % venues.count])\"")
+            }
+            if k % 13 == 2, let r = e.range(of: #"<EventTime>[0-9:]+</EventTime>"#, options: .regularExpression) {
+                e.replaceSubrange(r, with: "<EventTime>23:45:00</EventTime>")
+            }
+            if k % 7 == 3, let r = e.range(of: #"<EventStatus>[23]</EventStatus>"#, options: .regularExpression) {
+                e.replaceSubrange(r, with: e[r].contains("3") ? "<EventStatus>2</EventStatus>" : "<EventStatus>3</EventStatus>")
+            }
+            out += "\n\t<Event " + e
+        }
+        return out
+    }
 }
