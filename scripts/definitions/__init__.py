@@ -1,0 +1,1 @@
+"""recommendations.md written out again in plain Python, for scripts/crosscheck.py."""

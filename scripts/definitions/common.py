@@ -1,0 +1,111 @@
+"""What the checks share: distances, times, the run store's dumps, the geocoding table and
+the published snapshot's records."""
+import collections, datetime, json, math, os, subprocess
+
+import pyzstd
+
+EARTH_RADIUS_KM = 6371.0088
+# Two ranked values closer than this (relative) are a near-tie: recommendations.md breaks
+# them by the next key, and two correct programs may then differ in the last bits.
+NEAR_TIE = 1e-9
+
+
+
+def km(lat1, lon1, lat2, lon2):
+    """geocoding.md: haversine on a sphere of radius 6371.0088 km."""
+    r = math.pi / 180
+    d_lat = (lat2 - lat1) * r
+    d_lon = (lon2 - lon1) * r
+    a = math.sin(d_lat / 2) * math.sin(d_lat / 2) + \
+        math.cos(lat1 * r) * math.cos(lat2 * r) * math.sin(d_lon / 2) * math.sin(d_lon / 2)
+    return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
+
+
+def instant(text):
+    return int(datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+               .replace(tzinfo=datetime.timezone.utc).timestamp())
+
+
+def dump(tonight, work, stage, table):
+    out = subprocess.run([tonight, "runs", "dump", "--work", work, stage, table],
+                         check=True, capture_output=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line]
+
+
+def zip5(raw):
+    """geocoding.md: trimmed; five digits, ZIP+4 or nine digits."""
+    s = raw.strip(" \t")
+    if len(s) < 5 or not s[:5].isdigit() or not s[:5].isascii():
+        return None
+    ok = len(s) == 5 or (len(s) == 9 and s[5:].isdigit() and s[5:].isascii()) or \
+        (len(s) == 10 and s[5] == "-" and s[6:].isdigit() and s[6:].isascii())
+    return s[:5] if ok else None
+
+
+def geotable(path):
+    """ZIP → (lat, lon), and every point of the table by its 1e-5 cell."""
+    text = subprocess.run(["zstd", "-dc", path], check=True, capture_output=True).stdout.decode()
+    zips, cells = {}, collections.defaultdict(list)
+    for line in text.splitlines():
+        f = line.split("\t")
+        if f[0] == "Z":
+            point = (float(f[2]), float(f[3]))
+            zips[f[1]] = point
+        elif f[0] == "P":
+            point = (float(f[4]), float(f[5]))
+        elif f[0] == "R":
+            point = (float(f[3]), float(f[4]))
+        else:
+            continue
+        cells[(math.floor(point[0] * 1e5), math.floor(point[1] * 1e5))].append(point)
+    return zips, cells
+
+
+def exact_point(cells, lat, lon):
+    """The table's point that `lat`/`lon` (published to 5 decimals) was rounded from."""
+    found = set()
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            for p in cells.get((math.floor(lat * 1e5) + dy, math.floor(lon * 1e5) + dx), ()):
+                if abs(p[0] - lat) <= 5.0000001e-6 and abs(p[1] - lon) <= 5.0000001e-6:
+                    found.add(p)
+    if len(found) != 1:
+        raise SystemExit(f"crosscheck: no single table point for venue coordinates {lat},{lon}: {found}")
+    return found.pop()
+
+
+
+
+def published(snapshot, dataset, keys, whole=False):
+    """The records (or with `whole`, the whole objects) of `keys` in a published dataset,
+    streamed once."""
+    path = os.path.join(snapshot, dataset + ".ndjson.zst")
+    d = os.path.join(snapshot, dataset + ".dict")
+    zd = pyzstd.ZstdDict(open(d, "rb").read()) if os.path.exists(d) else None
+    wanted, found = set(keys), {}
+    with pyzstd.SeekableZstdFile(path, "r", zstd_dict=zd) as f:
+        for line in f:
+            # Every record starts {"key":"…", and user ids need no escapes.
+            end = line.index(b'"', 8)
+            key = line[8:end].decode()
+            if key in wanted:
+                record = json.loads(line)
+                found[key] = record if whole else record["items"]
+    return found
+
+
+def same_number(published_value, exact, digits=None, significant=None):
+    if published_value is None or exact is None:
+        return published_value is None and exact is None
+    if digits is not None:
+        # A half hundredth computed a few ulps apart may round either way.
+        return abs(published_value - exact) <= 0.5 * 10 ** -digits + 1e-9
+    return abs(published_value - exact) <= 0.5 * 10 ** (1 - significant) * abs(exact) * 1.0000001
+
+
+def all_records(snapshot, dataset):
+    path = os.path.join(snapshot, dataset + ".ndjson.zst")
+    d = os.path.join(snapshot, dataset + ".dict")
+    zd = pyzstd.ZstdDict(open(d, "rb").read()) if os.path.exists(d) else None
+    with pyzstd.SeekableZstdFile(path, "r", zstd_dict=zd) as f:
+        return [json.loads(line) for line in f]

@@ -1,0 +1,169 @@
+"""recommendations.md's Playmate suggestions and statistics, with ranking.md's skill-level
+tie-break and feedback."""
+import collections, csv, datetime, functools, os, unicodedata
+
+from .common import NEAR_TIE, km, instant, published, same_number
+
+SESSIONS_RADIUS_KM = 80.4672
+SESSIONS_SIZE = 8
+WEIGHTS = (5.2, 2.3, 1.2, 1.9)  # sportWeight, friends, genderMatches, ageMatches
+AGE_GROUPS = ((12, "Under 12"), (18, "12-17"), (25, "18-24"), (35, "25-34"), (45, "35-44"), (55, "45-54"),
+              (65, "55-64"), (75, "65-74"), (10 ** 9, "75+"))
+
+
+def clean(text):
+    """feed.md's text rule, as the exports use it: trimmed, NFC, empty is absent."""
+    t = unicodedata.normalize("NFC", (text or "").strip())
+    return t or None
+
+
+def sport_key(text):
+    return text.strip(" \t").lower()
+
+
+class Playmate:
+    def __init__(self, inputs, as_of):
+        self.as_of = as_of
+        day = datetime.datetime.fromtimestamp(as_of, datetime.timezone.utc).date()
+        folder = os.path.join(inputs, "playmate")
+
+        def rows(name):
+            path = os.path.join(folder, name)
+            if not os.path.exists(path):
+                return []
+            with open(path, newline="", encoding="utf-8") as f:
+                return list(csv.DictReader(f))
+
+        def age_group(birthday):
+            if not birthday:
+                return None
+            b = datetime.date.fromisoformat(birthday.strip())
+            age = day.year - b.year - ((day.month, day.day) < (b.month, b.day))
+            return next(name for (limit, name) in AGE_GROUPS if age < limit)
+
+        self.players = {}
+        for r in rows("players.csv"):
+            lat, lon = (r.get("lat") or "").strip(), (r.get("lon") or "").strip()
+            self.players[r["user_id"].strip()] = {
+                "gender": clean(r.get("gender")), "age": age_group(r.get("birthday")),
+                "origin": (float(lat), float(lon)) if lat and lon else None,
+                "play": set(), "avoid": set(), "genders": set(), "ages": set(), "declined": set()}
+        for r in rows("quiz.csv"):
+            p = self.players.get(r["user_id"].strip())
+            if p is None:
+                continue
+            items = lambda name: [c for c in (clean(x) for x in (clean(r.get(name)) or "").split("|")) if c]
+            lat, lon = (r.get("lat") or "").strip(), (r.get("lon") or "").strip()
+            if lat and lon:
+                p["origin"] = (float(lat), float(lon))
+            p["play"] = {sport_key(x) for x in items("play_sports")}
+            p["avoid"] = {sport_key(x) for x in items("avoid_sports")}
+            p["genders"] = set(items("genders"))
+            p["ages"] = set(items("age_groups"))
+        self.sessions = {}
+        for r in rows("sessions.csv"):
+            self.sessions[r["session_id"].strip()] = {
+                "id": r["session_id"].strip(), "key": sport_key(clean(r["sport"])), "skill": clean(r.get("skill_level")),
+                "creator": r["creator_id"].strip(), "occurs": instant(r["occurs_at"].strip()),
+                "duration": int(r["duration_min"]) if (r.get("duration_min") or "").strip() else 0,
+                "place": (float(r["lat"]), float(r["lon"])), "capacity": int(r["capacity"]),
+                "members": {r["creator_id"].strip()}}
+        for r in rows("session_players.csv"):
+            s = self.sessions.get(r["session_id"].strip())
+            if s is not None:
+                s["members"].add(r["user_id"].strip())
+        self.of_player = collections.defaultdict(list)
+        for s in self.sessions.values():
+            for m in s["members"]:
+                self.of_player[m].append(s)
+        self.friends = collections.defaultdict(set)
+        for r in rows("friends.csv"):
+            self.friends[r["user_id"].strip()].add(r["friend_id"].strip())
+        standing = {}
+        for r in rows("feedback.csv"):
+            standing[(r["user_id"].strip(), r["session_id"].strip())] = (r["answer"].strip().lower(),
+                                                                           (r.get("reason") or "").strip().lower())
+        for (u, sid), (answer, reason) in standing.items():
+            p, s = self.players.get(u), self.sessions.get(sid)
+            if p is None or s is None or answer != "no":
+                continue
+            p["declined"].add(sid)
+            if reason == "sport":
+                p["avoid"].add(s["key"])
+        self.open = sorted((s for s in self.sessions.values() if s["occurs"] > as_of and len(s["members"]) < s["capacity"]),
+                           key=lambda s: s["id"])
+
+    def suggestions(self, uid):
+        p = self.players[uid]
+        mine = self.of_player.get(uid, [])
+        played_in = collections.Counter(s["key"] for s in mine)
+        # A session without a level matches no level played.
+        skills = {s["skill"] for s in mine if s["occurs"] <= self.as_of and s["skill"] is not None}
+        friends = self.friends.get(uid, set())
+        out = []
+        for s in self.open:
+            if uid in s["members"] or s["key"] in p["avoid"] or s["id"] in p["declined"]:
+                continue
+            d = None
+            if p["origin"] is not None:
+                d = km(p["origin"][0], p["origin"][1], s["place"][0], s["place"][1])
+                if d > SESSIONS_RADIUS_KM:
+                    continue
+            sw = played_in[s["key"]] + (10 if s["key"] in p["play"] else 0)
+            fr = sum(1 for m in s["members"] if m in friends)
+            ge = sum(1 for m in s["members"] if m in self.players and self.players[m]["gender"] in p["genders"])
+            ag = sum(1 for m in s["members"] if m in self.players and self.players[m]["age"] in p["ages"])
+            score = WEIGHTS[0] * sw + WEIGHTS[1] * fr + WEIGHTS[2] * ge + WEIGHTS[3] * ag
+            out.append({"session": s["id"], "score": score, "sportWeight": sw, "friends": fr, "genderMatches": ge,
+                        "ageMatches": ag, "distanceKm": d, "_skill": s["skill"] in skills, "_occurs": s["occurs"]})
+
+        def order(a, b):
+            scale = max(abs(a["score"]), abs(b["score"]))
+            if abs(a["score"] - b["score"]) > NEAR_TIE * scale:
+                return -1 if a["score"] > b["score"] else 1
+            for x, y in ((not a["_skill"], not b["_skill"]), (a["_occurs"], b["_occurs"]),
+                         (a["session"].encode(), b["session"].encode())):
+                if x != y:
+                    return -1 if x < y else 1
+            return 0
+        out.sort(key=functools.cmp_to_key(order))
+        for item in out:
+            del item["_skill"], item["_occurs"]
+        return out[:SESSIONS_SIZE]
+
+    def stats(self, uid):
+        mine = self.of_player.get(uid, [])
+        played = [s for s in mine if s["occurs"] <= self.as_of]
+        return {"played": len(played), "upcoming": len(mine) - len(played),
+                "created": sum(1 for s in mine if s["creator"] == uid),
+                "hoursPlayed": sum(s["duration"] for s in played) / 60,
+                "bySport": dict(collections.Counter(s["key"] for s in played)), "friends": len(self.friends.get(uid, ()))}
+
+
+def compare_playmate(snapshot, playmate, sample, problems):
+    theirs = published(snapshot, "sessions", sample)
+    stats = published(snapshot, "player_stats", sample, whole=True)
+    items = 0
+    for uid in sample:
+        mine = playmate.suggestions(uid)
+        items += len(mine)
+        got = theirs.get(uid) or []
+        if [i["session"] for i in got] != [i["session"] for i in mine]:
+            problems.append(f"sessions {uid}: {[i['session'] for i in got]} published, {[i['session'] for i in mine]} by definition")
+            continue
+        for t, m in zip(got, mine):
+            for field in set(m) | set(t):
+                a, b = t.get(field), m.get(field)
+                ok = same_number(a, b, significant=6) if field == "score" else \
+                    same_number(a, b, digits=2) if field == "distanceKm" else a == b
+                if not ok:
+                    problems.append(f"sessions {uid} {t['session']}: {field} {a!r} published, {b!r} by definition")
+        want, have = playmate.stats(uid), stats.get(uid)
+        if have is None:
+            problems.append(f"player_stats {uid}: no record published")
+            continue
+        have = {k: v for k, v in have.items() if k != "key"}
+        if set(have) != set(want) or any(not same_number(have[k], want[k], significant=6) if k == "hoursPlayed" else have[k] != want[k]
+                                         for k in want):
+            problems.append(f"player_stats {uid}: {have} published, {want} by definition")
+    return items
