@@ -71,3 +71,13 @@ struct RealisticUsers {
         return min(500, max(1, Int(exp(1.7 + z))))
     }
 }
+
+/// What a realistic user's follows and dismissals are drawn from.
+struct RealisticTaste {
+    /// The user's location (nil without one).
+    var home: (lat: Double, lon: Double)?
+    /// `radius_km`, or `recommendations.radiusKm`'s default.
+    var radiusKm = 80.0
+    /// Favourite artist ids, in the order drawn.
+    var favorites: [Int64] = []
+}

@@ -1,3 +1,4 @@
+import TonightBase
 import TonightCore
 import TonightGeo
 
@@ -58,11 +59,19 @@ struct UserExportGenerator {
         let artistCount = feed.artists.count
         let favPool = max(1, min(artistCount, scale.name == "tiny" ? artistCount : artistCount / 8))
         var realistic = shape == .realistic && scale.name != "tiny" ? RealisticUsers(geo: geo, artists: artistCount) : nil
+        // Realistic shape: each artist's upcoming dates (event indexes), what a user's follows
+        // and dismissals are mostly drawn from.
+        // Their choices come from a stream of their own, and the main stream draws what it
+        // drew before, so users and favourites are those of the uniform-choice generator.
+        var datesOf: [Int64: [Int]] = [:]
+        if realistic != nil { for e in upcoming { for a in feed.events[e].artists { datesOf[a, default: []].append(e) } } }
+        var side = rng.fork(0x7A57E)
         for i in 0..<n {
             let id = objectID(i, salt: 1)
             users.add(id)
+            var taste: RealisticTaste?
             if realistic != nil {
-                realisticUser(id, &realistic!, &users, &favorites, &lines)
+                taste = realisticUser(id, &realistic!, &users, &favorites, &lines)
             } else {
                 uniformUser(i, id, favPool, &users, &favorites, &lines)
             }
@@ -70,7 +79,13 @@ struct UserExportGenerator {
                 for _ in 0..<rng.int(1...4) {
                     follows.add(id)
                     follows.add(",")
-                    follows.add(rng.chance(0.02) ? EventID.format(rng.next()) : EventID.format(feed.events[rng.pick(upcoming)].id))
+                    if rng.chance(0.02) {
+                        follows.add(EventID.format(rng.next()))
+                    } else {
+                        let random = rng.pick(upcoming)
+                        let e = taste.flatMap { followed($0, datesOf, &side) } ?? random
+                        follows.add(EventID.format(feed.events[e].id))
+                    }
                     follows.add("\n")
                     lines.follows += 1
                 }
@@ -79,7 +94,9 @@ struct UserExportGenerator {
                 for _ in 0..<rng.int(1...3) {
                     dismissed.add(id)
                     dismissed.add(",")
-                    dismissed.add(EventID.format(feed.events[rng.pick(upcoming)].id))
+                    let random = rng.pick(upcoming)
+                    let e = taste.flatMap { swipedAway($0, datesOf, &side) } ?? random
+                    dismissed.add(EventID.format(feed.events[e].id))
                     dismissed.add("\n")
                     lines.dismissed += 1
                 }
@@ -151,8 +168,10 @@ extension UserExportGenerator {
 
     /// A realistic user (Docs/DATASETS.md): home by population, a mix of radii, a heavy-tailed
     /// number of favourites drawn Zipf-like over artist popularity.
+    @discardableResult
     mutating func realisticUser(_ id: String, _ world: inout RealisticUsers, _ users: inout ByteBuffer, _ favorites: inout ByteBuffer,
-                                _ lines: inout (users: Int, favorites: Int, follows: Int, dismissed: Int)) {
+                                _ lines: inout (users: Int, favorites: Int, follows: Int, dismissed: Int)) -> RealisticTaste {
+        var taste = RealisticTaste()
         let roll = rng.unit()
         let home = world.place(&rng)
         let place = geo.places[home]
@@ -162,15 +181,22 @@ extension UserExportGenerator {
             users.add(",")
             users.add(z.zip)
             users.add(",,,")
+            taste.home = (z.lat, z.lon)
         } else {
             // Coordinates within ~10 km of the place.
+            let lat = coordinate(place.lat + (rng.unit() - 0.5) * 0.18), lon = coordinate(place.lon + (rng.unit() - 0.5) * 0.24)
             users.add(",,")
-            users.add(coordinate(place.lat + (rng.unit() - 0.5) * 0.18))
+            users.add(lat)
             users.add(",")
-            users.add(coordinate(place.lon + (rng.unit() - 0.5) * 0.24))
+            users.add(lon)
             users.add(",")
+            taste.home = (Double(lat)!, Double(lon)!)
         }
-        if rng.chance(0.65) { users.add(String(RealisticUsers.radii[RealisticUsers.radiusWeights.draw(&rng)])) }
+        if rng.chance(0.65) {
+            let radius = RealisticUsers.radii[RealisticUsers.radiusWeights.draw(&rng)]
+            users.add(String(radius))
+            taste.radiusKm = Double(radius)
+        }
         users.add(",")
         if rng.chance(0.25) { users.add(String(rng.int(20...300))) }
         users.add("\n")
@@ -183,6 +209,32 @@ extension UserExportGenerator {
             let a = feed.popularity[world.favorites.draw(&rng)]
             guard chosen.insert(a).inserted else { continue }
             addFavorite(id, a, &favorites, &lines)
+            taste.favorites.append(feed.artists[a].id)
         }
+        return taste
+    }
+
+    /// A followed event: three times in four a date of one of the user's favourites (fans
+    /// follow their artists' shows, near or far); nil (a random upcoming event) otherwise.
+    func followed(_ taste: RealisticTaste, _ datesOf: [Int64: [Int]], _ rng: inout SplitMix64) -> Int? {
+        let touring = taste.favorites.filter { datesOf[$0] != nil }
+        guard !touring.isEmpty, rng.chance(0.75) else { return nil }
+        return rng.pick(datesOf[rng.pick(touring)]!)
+    }
+
+    /// A dismissed event (an explore card swiped away): three times in four a date of a
+    /// favourite in the user's reach, as the deck shows them; nil (a random upcoming event)
+    /// otherwise, or when no favourite plays in reach.
+    func swipedAway(_ taste: RealisticTaste, _ datesOf: [Int64: [Int]], _ rng: inout SplitMix64) -> Int? {
+        var near: [Int] = []
+        for a in taste.favorites {
+            for e in datesOf[a] ?? [] {
+                guard let home = taste.home else { near.append(e); continue }
+                let v = feed.venues[feed.events[e].venue]
+                if GeoDistance.km(home.lat, home.lon, v.lat, v.lon) <= taste.radiusKm { near.append(e) }
+            }
+        }
+        guard !near.isEmpty, rng.chance(0.75) else { return nil }
+        return rng.pick(near)
     }
 }

@@ -13,9 +13,10 @@ import TonightTesting
 @Suite("Cross-check against an independent implementation")
 struct CrossCheckTests {
     /// A full-size world with 3,000 users, run once for the suite's tests. The generator's
-    /// dismissals and follows are of random events, which a user's lists almost never hold;
-    /// so some are planted where they matter: half the users dismiss three upcoming dates of
-    /// their favourites and a quarter follow two (from the feed's events, parsed first).
+    /// follows and dismissals are mostly of the users' favourites' dates, but few of them
+    /// land in a list (on this world none of tonight's picks); so more are planted: half the
+    /// users dismiss three upcoming dates of their favourites and a quarter follow two (from
+    /// the feed's events, parsed first).
     static let world: Result<URL, any Error> = Result {
         let dir = temporaryDirectory("tonight-crosscheck")
         let inputs = dir.appendingPathComponent("in")
