@@ -33,6 +33,7 @@ import argparse, collections, os, random, sys
 from definitions.alerts import compare_alerts
 from definitions.catalog import catalog, compare_catalog
 from definitions.common import published
+from definitions.pages import compare_pages, event_pages, session_pages
 from definitions.playmate import Playmate, compare_playmate
 from definitions.tickets import World, compare
 
@@ -79,6 +80,9 @@ def main():
     if not (args.all or args.users >= len(players)):
         players = sorted(random.Random(args.seed).sample(players, args.users))
     checked["sessions"] = compare_playmate(args.snapshot, playmate, players, problems)
+    if not args.no_catalog:
+        catalog_counts.update(compare_pages(args.snapshot, event_pages(world), problems))
+        catalog_counts.update(compare_pages(args.snapshot, session_pages(playmate), problems))
     for line in problems[:50]:
         print(line)
     print(f"crosscheck: {len(sample)} users, items checked: explore {checked['explore']}, "

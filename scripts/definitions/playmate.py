@@ -63,7 +63,8 @@ class Playmate:
         self.sessions = {}
         for r in rows("sessions.csv"):
             self.sessions[r["session_id"].strip()] = {
-                "id": r["session_id"].strip(), "key": sport_key(clean(r["sport"])), "skill": clean(r.get("skill_level")),
+                "id": r["session_id"].strip(), "key": sport_key(clean(r["sport"])), "label": clean(r["sport"]),
+                "skill": clean(r.get("skill_level")), "location": clean(r.get("location_name")),
                 "creator": r["creator_id"].strip(), "occurs": instant(r["occurs_at"].strip()),
                 "duration": int(r["duration_min"]) if (r.get("duration_min") or "").strip() else 0,
                 "place": (float(r["lat"]), float(r["lon"])), "capacity": int(r["capacity"]),
