@@ -60,9 +60,9 @@ struct UserExportGenerator {
         let favPool = max(1, min(artistCount, scale.name == "tiny" ? artistCount : artistCount / 8))
         var realistic = shape == .realistic && scale.name != "tiny" ? RealisticUsers(geo: geo, artists: artistCount) : nil
         // Realistic shape: each artist's upcoming dates (event indexes), what a user's follows
-        // and dismissals are mostly drawn from.
-        // Their choices come from a stream of their own, and the main stream draws what it
-        // drew before, so users and favourites are those of the uniform-choice generator.
+        // and dismissals are mostly drawn from. Those choices take a stream of their own
+        // (`side`) and the main stream draws what it always drew, so the users, favourites and
+        // numbers of follows and dismissals are what they were before the choices existed.
         var datesOf: [Int64: [Int]] = [:]
         if realistic != nil { for e in upcoming { for a in feed.events[e].artists { datesOf[a, default: []].append(e) } } }
         var side = rng.fork(0x7A57E)
@@ -168,7 +168,6 @@ extension UserExportGenerator {
 
     /// A realistic user (Docs/DATASETS.md): home by population, a mix of radii, a heavy-tailed
     /// number of favourites drawn Zipf-like over artist popularity.
-    @discardableResult
     mutating func realisticUser(_ id: String, _ world: inout RealisticUsers, _ users: inout ByteBuffer, _ favorites: inout ByteBuffer,
                                 _ lines: inout (users: Int, favorites: Int, follows: Int, dismissed: Int)) -> RealisticTaste {
         var taste = RealisticTaste()
