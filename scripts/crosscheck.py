@@ -33,7 +33,7 @@ import argparse, collections, os, random, sys
 from definitions.alerts import compare_alerts
 from definitions.catalog import catalog, compare_catalog
 from definitions.common import published
-from definitions.pages import compare_pages, event_pages, session_pages
+from definitions.pages import artist_years, compare_pages, event_pages, session_pages
 from definitions.playmate import Playmate, compare_playmate
 from definitions.tickets import World, compare
 
@@ -82,6 +82,7 @@ def main():
     checked["sessions"] = compare_playmate(args.snapshot, playmate, players, problems)
     if not args.no_catalog:
         catalog_counts.update(compare_pages(args.snapshot, event_pages(world), problems))
+        catalog_counts.update(compare_pages(args.snapshot, artist_years(world), problems))
         catalog_counts.update(compare_pages(args.snapshot, session_pages(playmate), problems))
     for line in problems[:50]:
         print(line)

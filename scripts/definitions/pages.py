@@ -1,5 +1,5 @@
-"""ranking.md's pages (issue 16): artist_events, venue_events (catalog), upcoming_sessions and
-open_sessions (playmate)."""
+"""ranking.md's pages (issue 16): artist_events, venue_events, artist_years (catalog),
+upcoming_sessions and open_sessions (playmate)."""
 import collections, datetime, json
 
 from .catalog import geohash
@@ -27,6 +27,30 @@ def event_pages(world):
         if len(by_venue[str(e["venue"])]) < ARTIST_EVENTS_SIZE:
             by_venue[str(e["venue"])].append(item)
     return {"artist_events": dict(by_artist), "venue_events": dict(by_venue)}
+
+
+def artist_years(world):
+    """Per artist and calendar year of the venue-local date (the UTC date without one), every
+    event of the feed it performs in, past ones included: counts of events, distinct venues
+    and distinct cities (of venues that have one), the first and last date."""
+    venues = {v["id"]: v for v in world.venue_records}
+    years = collections.defaultdict(lambda: collections.defaultdict(list))
+    for e in world.events.values():
+        day = (e.get("localStart") or e["startsAt"])[:10]
+        for a in dict.fromkeys(e["performers"]):
+            years[str(a)][int(day[:4])].append((day, e))
+    out = {}
+    for a, by_year in years.items():
+        items = []
+        for year in sorted(by_year):
+            days = sorted(d for d, _ in by_year[year])
+            places = {e["venue"] for _, e in by_year[year]}
+            cities = {(venues[v].get("city"), venues[v].get("state"), venues[v].get("country"))
+                      for v in places if v in venues and venues[v].get("city") is not None}
+            items.append({"year": year, "events": len(by_year[year]), "venues": len(places), "cities": len(cities),
+                          "first": days[0], "last": days[-1]})
+        out[a] = items
+    return {"artist_years": out}
 
 
 def session_pages(playmate):
