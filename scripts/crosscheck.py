@@ -33,6 +33,7 @@ import argparse, collections, os, random, sys
 from definitions.alerts import compare_alerts
 from definitions.catalog import catalog, compare_catalog
 from definitions.common import published
+from definitions.planner import compare_calendar
 from definitions.pages import artist_years, compare_pages, event_pages, session_pages
 from definitions.playmate import Playmate, compare_playmate
 from definitions.tickets import World, compare
@@ -83,6 +84,7 @@ def main():
     if not args.no_catalog:
         catalog_counts.update(compare_pages(args.snapshot, event_pages(world), problems))
         catalog_counts.update(compare_pages(args.snapshot, artist_years(world), problems))
+        catalog_counts.update(compare_calendar(args.snapshot, world, problems))
         catalog_counts.update(compare_pages(args.snapshot, session_pages(playmate), problems))
     for line in problems[:50]:
         print(line)
