@@ -1,8 +1,8 @@
 """recommendations.md's catalog indexes: artists' counts, artist_suggest, category_artists,
 nearby."""
-import collections, json, os, unicodedata
+import collections, unicodedata
 
-import pyzstd
+from .common import compare_records
 
 # Unicode's White_Space property (str.isspace() also takes U+001C–U+001F, which it lacks).
 WHITE_SPACE = set("\u0009\u000a\u000b\u000c\u000d\u0020\u0085\u00a0\u1680\u2028\u2029\u202f\u205f\u3000"
@@ -50,7 +50,7 @@ def catalog(world):
     favorites = {a: len(users) for a, users in world.favored_by.items()}
     artists = {}
     for a in world.artist_records:
-        artists[a["id"]] = {"favorites": favorites.get(a["id"], 0), "upcomingEvents": upcoming[a["id"]]}
+        artists[str(a["id"])] = {"favorites": favorites.get(a["id"], 0), "upcomingEvents": upcoming[a["id"]]}
     rank = sorted(world.artist_records, key=lambda a: (-favorites.get(a["id"], 0), -upcoming[a["id"]], a["name"], a["id"]))
     suggest = collections.defaultdict(list)
     for a in rank:
@@ -76,26 +76,6 @@ def catalog(world):
 
 
 def compare_catalog(snapshot, expected, problems):
-    counts = {}
-    for dataset, want in expected.items():
-        path = os.path.join(snapshot, dataset + ".ndjson.zst")
-        d = os.path.join(snapshot, dataset + ".dict")
-        zd = pyzstd.ZstdDict(open(d, "rb").read()) if os.path.exists(d) else None
-        seen = set()
-        with pyzstd.SeekableZstdFile(path, "r", zstd_dict=zd) as f:
-            for line in f:
-                r = json.loads(line)
-                key = r["key"]
-                seen.add(key)
-                if dataset == "artists":
-                    got = {"favorites": r.get("favorites"), "upcomingEvents": r.get("upcomingEvents")}
-                    mine = want.get(int(key))
-                else:
-                    got, mine = r["items"], want.get(key)
-                if got != mine:
-                    problems.append(f"{dataset} {key!r}: {json.dumps(got)[:300]} published, {json.dumps(mine)[:300]} by definition")
-        missing = [k for k in want if (str(k) if dataset == "artists" else k) not in seen]
-        for k in missing[:10]:
-            problems.append(f"{dataset} {k!r}: no record published, {json.dumps(want[k])[:300]} by definition")
-        counts[dataset] = len(seen)
-    return counts
+    counted = lambda r: {"favorites": r.get("favorites"), "upcomingEvents": r.get("upcomingEvents")}
+    return {dataset: compare_records(snapshot, dataset, want, problems, **({"value": counted} if dataset == "artists" else {}))
+            for dataset, want in expected.items()}

@@ -109,3 +109,19 @@ def all_records(snapshot, dataset):
     zd = pyzstd.ZstdDict(open(d, "rb").read()) if os.path.exists(d) else None
     with pyzstd.SeekableZstdFile(path, "r", zstd_dict=zd) as f:
         return [json.loads(line) for line in f]
+
+
+def compare_records(snapshot, dataset, want, problems, value=lambda r: r["items"], equal=lambda got, mine: got == mine):
+    """Every record of a published dataset against `want` (key → expected value): a record
+    that differs, one that should not be there, and (the first ten) missing ones are
+    problems. Returns the number of records read."""
+    seen = set()
+    for r in all_records(snapshot, dataset):
+        key = r["key"]
+        seen.add(key)
+        got, mine = value(r), want.get(key)
+        if mine is None or not equal(got, mine):
+            problems.append(f"{dataset} {key!r}: {json.dumps(got)[:300]} published, {json.dumps(mine)[:300]} by definition")
+    for k in [k for k in want if k not in seen][:10]:
+        problems.append(f"{dataset} {k!r}: no record published, {json.dumps(want[k])[:300]} by definition")
+    return len(seen)

@@ -1,9 +1,9 @@
 """ranking.md's pages (issue 16): artist_events, venue_events, artist_years (catalog),
 upcoming_sessions and open_sessions (playmate)."""
-import collections, datetime, json
+import collections, datetime
 
 from .catalog import geohash
-from .common import all_records
+from .common import compare_records
 
 ARTIST_EVENTS_SIZE = 200
 
@@ -103,16 +103,5 @@ def same_item(published, mine):
 
 
 def compare_pages(snapshot, expected, problems):
-    counts = {}
-    for dataset, want in expected.items():
-        seen = set()
-        for r in all_records(snapshot, dataset):
-            key, got = r["key"], r["items"]
-            seen.add(key)
-            mine = want.get(key)
-            if mine is None or len(got) != len(mine) or not all(same_item(g, m) for g, m in zip(got, mine)):
-                problems.append(f"{dataset} {key!r}: {json.dumps(got)[:300]} published, {json.dumps(mine)[:300]} by definition")
-        for k in [k for k in want if k not in seen][:10]:
-            problems.append(f"{dataset} {k!r}: no record published, {json.dumps(want[k])[:300]} by definition")
-        counts[dataset] = len(seen)
-    return counts
+    equal = lambda got, mine: len(got) == len(mine) and all(same_item(g, m) for g, m in zip(got, mine))
+    return {dataset: compare_records(snapshot, dataset, want, problems, equal=equal) for dataset, want in expected.items()}

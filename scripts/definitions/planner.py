@@ -1,9 +1,9 @@
 """ranking.md's planners' calendar (issue 16): planner (per cell and venue-local date) and
 similar_dates (per artist: dates of its affinity neighbours)."""
-import collections, json
+import collections
 
 from .catalog import geohash
-from .common import all_records, same_number
+from .common import compare_records, same_number
 
 PLANNER_SIZE = 50
 SIMILAR_SIZE = 200
@@ -97,16 +97,6 @@ def same(published, mine):
 
 def compare_calendar(snapshot, world, problems):
     planner, similar = calendar(world)
-    counts = {}
-    for dataset, want, strip in (("planner", planner, ("key",)), ("similar_dates", similar, None)):
-        seen = set()
-        for r in all_records(snapshot, dataset):
-            key = r["key"]
-            seen.add(key)
-            got = {k: v for k, v in r.items() if k != "key"} if strip else r["items"]
-            if key not in want or not same(got, want[key]):
-                problems.append(f"{dataset} {key!r}: {json.dumps(got)[:300]} published, {json.dumps(want.get(key))[:300]} by definition")
-        for k in [k for k in want if k not in seen][:10]:
-            problems.append(f"{dataset} {k!r}: no record published, {json.dumps(want[k])[:300]} by definition")
-        counts[dataset] = len(seen)
-    return counts
+    whole = lambda r: {k: v for k, v in r.items() if k != "key"}
+    return {"planner": compare_records(snapshot, "planner", planner, problems, value=whole, equal=same),
+            "similar_dates": compare_records(snapshot, "similar_dates", similar, problems, equal=same)}
