@@ -99,7 +99,7 @@ struct CrossCheckTests {
         #expect(summary.contains("; 300 players, sessions items ") && !summary.contains("sessions items 0;"), "\(summary)")
         // And every record of the catalog's indexes.
         #expect(summary.contains("records checked: artists 202000, artist_suggest "), "\(summary)")
-        for dataset in ["category_artists", "nearby", "artist_events", "venue_events", "artist_years", "planner", "similar_dates",
+        for dataset in ["category_artists", "nearby", "event_search", "artist_events", "venue_events", "artist_years", "planner", "similar_dates",
                         "upcoming_sessions", "open_sessions"] {
             #expect(summary.range(of: "\(dataset) [1-9][0-9]*[,;]", options: .regularExpression) != nil, "\(dataset): \(summary)")
         }

@@ -1,8 +1,8 @@
 """recommendations.md's catalog indexes: artists' counts, artist_suggest, category_artists,
-nearby."""
+nearby; and ranking.md's event_search."""
 import collections, unicodedata
 
-from .common import compare_records
+from .common import compare_records, same
 
 # Unicode's White_Space property (str.isspace() also takes U+001C–U+001F, which it lacks).
 WHITE_SPACE = set("\u0009\u000a\u000b\u000c\u000d\u0020\u0085\u00a0\u1680\u2028\u2029\u202f\u205f\u3000"
@@ -72,10 +72,45 @@ def catalog(world):
     for e in sorted(world.upcoming, key=lambda e: (e["start"], e["id"])):
         if e["venue"] in cells:
             nearby[cells[e["venue"]]].append({"event": e["id"], "startsAt": e["startsAt"], "venue": e["venue"]})
-    return {"artists": artists, "artist_suggest": dict(suggest), "category_artists": dict(by_category), "nearby": dict(nearby)}
+    return {"artists": artists, "artist_suggest": dict(suggest), "category_artists": dict(by_category), "nearby": dict(nearby),
+            "event_search": event_search(world)}
+
+
+def words(key):
+    """The words of a name key (`NameKey.words`): split at spaces, letters and digits kept
+    between the first and the last of them."""
+    out = []
+    for w in key.split(" "):
+        kept = [i for i, c in enumerate(w) if c.isalpha() or c.isnumeric()]
+        if kept:
+            out.append(w[kept[0]:kept[-1] + 1])
+    return out
+
+
+def event_search(world):
+    """Per prefix of 1-4 scalars of a word of an upcoming event's name, its performers' names,
+    its venue's name and city: the 10 most popular events, then soonest, then by id."""
+    names = {a["id"]: a["name"] for a in world.artist_records}
+    venues = {v["id"]: v for v in world.venue_records}
+    lists = collections.defaultdict(list)
+    for e in sorted(world.upcoming, key=lambda e: (-e["pop"], e["start"], e["id"])):
+        texts = [e["name"]] + [names[a] for a in e["performers"] if a in names]
+        v = venues.get(e["venue"])
+        if v is not None:
+            texts += [v["name"]] + ([v["city"]] if v.get("city") is not None else [])
+        item = {"event": e["id"], "name": e["name"], "startsAt": e["startsAt"], "venue": e["venue"]}
+        if v is not None and v.get("city") is not None:
+            item["city"] = v["city"]
+        item["popularity"] = e["pop"]
+        prefixes = dict.fromkeys(w[:n] for t in texts for w in words(name_key(t)) for n in range(1, min(4, len(w)) + 1))
+        for p in prefixes:
+            if len(lists[p]) < 10:
+                lists[p].append(item)
+    return dict(lists)
 
 
 def compare_catalog(snapshot, expected, problems):
     counted = lambda r: {"favorites": r.get("favorites"), "upcomingEvents": r.get("upcomingEvents")}
-    return {dataset: compare_records(snapshot, dataset, want, problems, **({"value": counted} if dataset == "artists" else {}))
+    options = {"artists": {"value": counted}, "event_search": {"equal": same}}
+    return {dataset: compare_records(snapshot, dataset, want, problems, **options.get(dataset, {}))
             for dataset, want in expected.items()}

@@ -125,3 +125,14 @@ def compare_records(snapshot, dataset, want, problems, value=lambda r: r["items"
     for k in [k for k in want if k not in seen][:10]:
         problems.append(f"{dataset} {k!r}: no record published, {json.dumps(want[k])[:300]} by definition")
     return len(seen)
+
+
+def same(published, mine):
+    """Equal, with numbers (popularity, score) to their published 6 significant digits."""
+    if isinstance(mine, dict):
+        return isinstance(published, dict) and set(published) == set(mine) and all(same(published[k], mine[k]) for k in mine)
+    if isinstance(mine, list):
+        return isinstance(published, list) and len(published) == len(mine) and all(same(p, m) for p, m in zip(published, mine))
+    if isinstance(mine, float):
+        return isinstance(published, (int, float)) and same_number(published, mine, significant=6)
+    return published == mine

@@ -3,7 +3,7 @@ similar_dates (per artist: dates of its affinity neighbours)."""
 import collections
 
 from .catalog import geohash
-from .common import compare_records, same_number
+from .common import compare_records, same
 
 PLANNER_SIZE = 50
 SIMILAR_SIZE = 200
@@ -82,17 +82,6 @@ def calendar(world):
         if items:
             similar[str(source)] = items
     return planner, similar
-
-
-def same(published, mine):
-    """Equal, with numbers (popularity, score) to their published 6 significant digits."""
-    if isinstance(mine, dict):
-        return isinstance(published, dict) and set(published) == set(mine) and all(same(published[k], mine[k]) for k in mine)
-    if isinstance(mine, list):
-        return isinstance(published, list) and len(published) == len(mine) and all(same(p, m) for p, m in zip(published, mine))
-    if isinstance(mine, float):
-        return isinstance(published, (int, float)) and same_number(published, mine, significant=6)
-    return published == mine
 
 
 def compare_calendar(snapshot, world, problems):
