@@ -35,18 +35,29 @@ package enum JSONKey {
         appendEncoded(key, to: &out)
     }
 
+    /// The JSON string starting at `bytes[start]` (the opening quote) when it has no escape:
+    /// the range of its contents (raw UTF-8, usable where they lie) and the index after the
+    /// closing quote. Nil when it has an escape, is unterminated or does not start there.
+    /// Every key this project writes has no escape, so readers lend keys instead of copying.
+    @inlinable
+    package static func plain(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (contents: Range<Int>, end: Int)? {
+        guard start < bytes.count, bytes[start] == 0x22 else { return nil }
+        var end = start + 1
+        while end < bytes.count, bytes[end] != 0x22, bytes[end] != 0x5c { end += 1 }
+        guard end < bytes.count, bytes[end] == 0x22 else { return nil }
+        return ((start + 1)..<end, end + 1)
+    }
+
     /// Decodes the JSON string starting at `bytes[at]` (the opening quote). Returns the raw
     /// UTF-8 bytes and the index after the closing quote, or nil if malformed.
     package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> ([UInt8], Int)? {
-        guard start < bytes.count, bytes[start] == 0x22 else { return nil }
         // Most strings (keys, ids) have no escape: one exact copy, where appending byte by
         // byte grew the array four or five times for a ten-byte key (a verification decodes
         // every record's key and every index line's two).
-        var end = start + 1
-        while end < bytes.count, bytes[end] != 0x22, bytes[end] != 0x5c { end += 1 }
-        if end < bytes.count, bytes[end] == 0x22 { return (Array(bytes[(start + 1)..<end]), end + 1) }
+        if let p = plain(bytes, at: start) { return (Array(bytes[p.contents]), p.end) }
+        guard start < bytes.count, bytes[start] == 0x22 else { return nil }
         var out: [UInt8] = []
-        out.reserveCapacity(end - start)
+        out.reserveCapacity(32)
         var i = start + 1
         while i < bytes.count {
             let c = bytes[i]

@@ -63,12 +63,9 @@ package struct KeyIndex: Sendable {
         /// The key string at `i` (its opening quote): lent in place when it has no escape,
         /// else decoded into `decoded`.
         func key(_ decoded: inout [UInt8]) throws -> UnsafeBufferPointer<UInt8>? {
-            guard i < line.count, line[i] == 0x22 else { throw fail() }
-            var end = i + 1
-            while end < line.count, line[end] != 0x22, line[end] != 0x5C { end += 1 }
-            if end < line.count, line[end] == 0x22 {
-                defer { i = end + 1 }
-                return UnsafeBufferPointer(rebasing: line[(i + 1)..<end])
+            if let p = JSONKey.plain(line, at: i) {
+                i = p.end
+                return UnsafeBufferPointer(rebasing: line[p.contents])
             }
             guard let (k, after) = JSONKey.decode(line, at: i) else { throw fail() }
             decoded = k

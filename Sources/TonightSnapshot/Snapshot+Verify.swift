@@ -165,12 +165,7 @@ extension Snapshot {
         guard line.count > prefix.count + 1, line.starts(with: prefix), line.last == UInt8(ascii: "}") else {
             throw SnapshotError(file: path, "frame \(frame): a record that is not a JSON object starting with its key")
         }
-        let start = prefix.count
-        if line[start] == 0x22 {
-            var end = start + 1
-            while end < line.count, line[end] != 0x22, line[end] != 0x5C { end += 1 }
-            if end < line.count, line[end] == 0x22 { return try body(UnsafeBufferPointer(rebasing: line[(start + 1)..<end])) }
-        }
+        if let p = JSONKey.plain(line, at: prefix.count) { return try body(UnsafeBufferPointer(rebasing: line[p.contents])) }
         return try key(of: line, path: path, frame: frame).withUnsafeBufferPointer { try body($0) }
     }
 }
