@@ -91,11 +91,12 @@ struct UserExportGenerator {
                 }
             }
             if scale.name == "tiny" ? i % 4 == 1 : rng.chance(0.2), !upcoming.isEmpty {
+                var inReach: [Int]?  // the user's favourites' dates in reach, found once
                 for _ in 0..<rng.int(1...3) {
                     dismissed.add(id)
                     dismissed.add(",")
                     let random = rng.pick(upcoming)
-                    let e = taste.flatMap { swipedAway($0, datesOf, &side) } ?? random
+                    let e = taste.flatMap { swipedAway($0, &inReach, datesOf, &side) } ?? random
                     dismissed.add(EventID.format(feed.events[e].id))
                     dismissed.add("\n")
                     lines.dismissed += 1
@@ -224,16 +225,20 @@ extension UserExportGenerator {
     /// A dismissed event (an explore card swiped away): three times in four a date of a
     /// favourite in the user's reach, as the deck shows them; nil (a random upcoming event)
     /// otherwise, or when no favourite plays in reach.
-    func swipedAway(_ taste: RealisticTaste, _ datesOf: [Int64: [Int]], _ rng: inout SplitMix64) -> Int? {
-        var near: [Int] = []
-        for a in taste.favorites {
-            for e in datesOf[a] ?? [] {
-                guard let home = taste.home else { near.append(e); continue }
-                let v = feed.venues[feed.events[e].venue]
-                if GeoDistance.km(home.lat, home.lon, v.lat, v.lon) <= taste.radiusKm { near.append(e) }
+    /// `inReach` caches the user's favourites' dates in reach across their dismissals.
+    func swipedAway(_ taste: RealisticTaste, _ inReach: inout [Int]?, _ datesOf: [Int64: [Int]], _ rng: inout SplitMix64) -> Int? {
+        if inReach == nil {
+            var near: [Int] = []
+            for a in taste.favorites {
+                for e in datesOf[a] ?? [] {
+                    guard let home = taste.home else { near.append(e); continue }
+                    let v = feed.venues[feed.events[e].venue]
+                    if GeoDistance.km(home.lat, home.lon, v.lat, v.lon) <= taste.radiusKm { near.append(e) }
+                }
             }
+            inReach = near
         }
-        guard !near.isEmpty, rng.chance(0.75) else { return nil }
+        guard let near = inReach, !near.isEmpty, rng.chance(0.75) else { return nil }
         return rng.pick(near)
     }
 }
