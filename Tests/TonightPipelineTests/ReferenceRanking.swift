@@ -95,7 +95,9 @@ struct ReferenceRanking {
         return events.filter { upcoming($0.event) && inReach(u, $0.event) }.count
     }
 
-    func explore(_ u: TicketsUser) -> [ExploreItem] {
+    /// The deck; `backfillCap` is the popular backfill's cap per headliner (recommendations.md:
+    /// `perArtist`, 2; a test passes `.max` to see where the cap binds).
+    func explore(_ u: TicketsUser, backfillCap: Int = 2) -> [ExploreItem] {
         let (_, why) = scores(u)
         let located = u.lat != nil
         var ranked = exploreCandidates(u)
@@ -119,7 +121,7 @@ struct ReferenceRanking {
         popular.sort(by: Self.ordered)
         for (score, e) in popular where out.count < 10 {
             if let h = e.headliner {
-                guard out.filter({ $0.artist == h }).count < 2 else { continue }
+                guard out.filter({ $0.artist == h }).count < backfillCap else { continue }
             }
             out.append(ExploreItem(event: e.idString, score: score, artist: e.headliner, because: nil, reason: .popular,
                                    distanceKm: distance(u, e)))
