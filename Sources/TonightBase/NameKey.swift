@@ -4,9 +4,10 @@ import Foundation
 /// the general path, shared by the pipeline and the reader's `suggestArtists(prefix:)`.
 package enum NameKey {
     package static func general(_ s: String) -> String {
-        let folded = s.precomposedStringWithCompatibilityMapping
-            .folding(options: [.caseInsensitive], locale: nil)
-            .precomposedStringWithCompatibilityMapping
+        let folded = completingFold(
+            s.precomposedStringWithCompatibilityMapping
+                .folding(options: [.caseInsensitive], locale: nil)
+                .precomposedStringWithCompatibilityMapping)
         var out = ""
         out.reserveCapacity(folded.utf8.count)
         var pendingSpace = false
@@ -36,5 +37,29 @@ package enum NameKey {
             out.unicodeScalars.append(contentsOf: scalars[first...last])
             return out
         }
+    }
+
+    /// Unicode's full case folding where Foundation's `.caseInsensitive` folding stops short
+    /// of it. Foundation lower-cases, and lower case is not the folding for two sets of
+    /// letters (found by comparing every scalar with Python's `str.casefold`,
+    /// `CaseFoldingTests`): Cherokee, whose small letters fold to the capitals (Unicode's
+    /// stability rule; Foundation turns the capitals into small letters), and the Cyrillic
+    /// variants U+1C80–U+1C88, which fold to the letters they vary (в, д, о, …) and which
+    /// Foundation leaves. A scalar of the result that still changes when case-folded
+    /// (`changesWhenCaseFolded`) takes the lower case of its upper case when that is folded,
+    /// else its upper case (Cherokee); the result is composed again (NFKC).
+    static func completingFold(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { $0.value >= 0x80 && $0.properties.changesWhenCaseFolded }) else { return s }
+        var out = String.UnicodeScalarView()
+        for c in s.unicodeScalars {
+            guard c.value >= 0x80, c.properties.changesWhenCaseFolded else {
+                out.append(c)
+                continue
+            }
+            let upper = c.properties.uppercaseMapping, lowerOfUpper = upper.lowercased()
+            let folded = { (t: String) in !t.unicodeScalars.contains { $0.properties.changesWhenCaseFolded } }
+            out.append(contentsOf: (folded(lowerOfUpper) ? lowerOfUpper : folded(upper) ? upper : String(c)).unicodeScalars)
+        }
+        return String(out).precomposedStringWithCompatibilityMapping
     }
 }

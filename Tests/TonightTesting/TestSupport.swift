@@ -81,6 +81,8 @@ package func shell(_ command: String, environment: [String: String] = [:], mergi
 /// (`make test`) installs all of them, so there every such test runs.
 package enum ExternalTool: String, Sendable, CaseIterable {
     case zstd, xmllint, zdump, gzip, date
+    /// Python 3 (the cross-check's definitions in `scripts/definitions`).
+    case python3
     /// The Kubernetes schema validator (PyPI's `kubernetes-validate`).
     case kubernetesValidate = "kubernetes-validate"
     /// Python 3 with `html5lib` (an HTML5 parser that reports every parse error).

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import TonightBase
+import TonightCore
+import TonightTesting
+
+/// The name key's case folding (affinity.md: "Unicode NFKC case folding"), which published
+/// keys (`artist_suggest`) carry to services in other languages: it must be Unicode's full
+/// case folding (CaseFolding.txt's C and F mappings, Python's `str.casefold`), not a lower
+/// case. Generated names never tell them apart, so they are compared here on every scalar.
+@Suite struct CaseFoldingTests {
+    /// Names whose key is not their lower case: `ß` and `ẞ` fold to "ss", ligatures and
+    /// compatibility forms open up, final sigma and the Greek symbol variants fold to their
+    /// letters, `İ` keeps its dot as U+0307, Cherokee folds to the capitals. The keys were
+    /// written by `scripts/definitions/catalog.py`'s `name_key` (Python 3.11, Unicode 14).
+    static let foldingCases: [(String, String)] = [
+        ("Stra\u{DF}e", "strasse"),
+        ("STRASSE", "strasse"),
+        ("\u{FB01}re", "fire"),
+        ("\u{FB00}", "ff"),
+        ("\u{01C4}emal", "d\u{017E}emal"),
+        ("\u{0130}stanbul", "i\u{0307}stanbul"),
+        ("\u{038C}\u{03A3}\u{039F}\u{03A3}", "\u{03CC}\u{03C3}\u{03BF}\u{03C3}"),
+        ("\u{1F48}\u{0394}\u{03A5}\u{03A3}\u{03A3}\u{0395}\u{038E}\u{03A3}", "\u{1F40}\u{03B4}\u{03C5}\u{03C3}\u{03C3}\u{03B5}\u{03CD}\u{03C3}"),
+        ("\u{216B}", "xii"),
+        ("\u{FF26}\u{FF55}\u{FF4C}\u{FF4C}\u{FF57}\u{FF49}\u{FF44}\u{FF54}\u{FF48}", "fullwidth"),
+        ("\u{0149}", "\u{02BC}n"),
+        ("\u{01F0}", "\u{01F0}"),
+        ("\u{0390}", "\u{0390}"),
+        ("\u{FB06}", "st"),
+        ("\u{1FB3}", "\u{03B1}\u{03B9}"),
+        ("\u{1FBC}", "\u{03B1}\u{03B9}"),
+        ("\u{C5}", "\u{E5}"),
+        ("K", "k"),
+        ("\u{03A9}", "\u{03C9}"),
+        ("\u{B5}", "\u{03BC}"),
+        ("\u{017F}", "s"),
+        ("\u{1E9E}", "ss"),
+        ("\u{FB13}", "\u{0574}\u{0576}"),
+        ("\u{01C5}", "d\u{017E}"),
+        ("\u{03A3}", "\u{03C3}"),
+        ("\u{03C2}", "\u{03C3}"),
+        ("\u{03D0}", "\u{03B2}"),
+        ("\u{03D1}", "\u{03B8}"),
+        ("\u{03D5}", "\u{03C6}"),
+        ("\u{03D6}", "\u{03C0}"),
+        ("\u{03F0}", "\u{03BA}"),
+        ("\u{03F1}", "\u{03C1}"),
+        ("\u{03F5}", "\u{03B5}"),
+        ("\u{1E9B}", "\u{1E61}"),
+        ("\u{AB70}", "\u{13A0}"),
+        ("\u{13A0}", "\u{13A0}"),
+        ("\u{13F8}", "\u{13F0}"),
+        ("\u{DF} \u{DF}", "ss ss"),
+        ("M\u{F6}tley Cr\u{FC}e", "m\u{F6}tley cr\u{FC}e"),
+        ("e\u{0301}", "\u{E9}"),
+        ("\u{24B6}", "a"),
+        ("\u{338F}", "kg"),
+        ("\u{210C}", "h"),
+        ("\u{FB00}i", "ffi"),
+    ]
+
+    @Test(arguments: foldingCases)
+    func nameKeysFoldCaseFully(_ name: String, _ key: String) {
+        #expect(TextNormalizer.nameKey(name) == key, "\(name.debugDescription)")
+        var fromBytes: [UInt8] = []
+        var s = name
+        s.withUTF8 { TextNormalizer.appendNameKey($0, to: &fromBytes) }
+        #expect(fromBytes == Array(key.utf8), "\(name.debugDescription)")
+    }
+
+
+    /// Every scalar Python's Unicode (14) assigns, between two letters, gets the key the
+    /// cross-check's definition gives it, on the general path and the byte path. Foundation's
+    /// `.caseInsensitive` folding alone differed on 190 of them (Cherokee, U+1C80–U+1C88).
+    @Test(.enabled(if: ExternalTool.python3.isAvailable))
+    func everyScalarFoldsAsUnicodeSays() throws {
+        let script = """
+            import sys, unicodedata
+            sys.path.insert(0, "\(packageRoot.appendingPathComponent("scripts").path)")
+            from definitions.catalog import name_key
+            out = []
+            for c in range(0x110000):
+                if 0xD800 <= c < 0xE000 or unicodedata.category(chr(c)) == "Cn":
+                    continue
+                out.append("%d %s" % (c, ",".join(str(ord(x)) for x in name_key("a" + chr(c) + "b"))))
+            print("\\n".join(out))
+            """
+        let file = temporaryDirectory("casefold").appendingPathComponent("keys.py")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        let result = try shell("python3 '\(file.path)'")
+        try #require(result.status == 0)
+        var checked = 0, wrong: [String] = []
+        for line in result.output.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let value = UInt32(parts[0]), let scalar = Unicode.Scalar(value) else {
+                Issue.record("bad line \(line)")
+                return
+            }
+            let want = parts[1].split(separator: ",").compactMap { UInt32($0) }
+            let name = "a" + String(Character(scalar)) + "b"
+            var bytes: [UInt8] = []
+            var s = name
+            s.withUTF8 { TextNormalizer.appendNameKey($0, to: &bytes) }
+            let general = NameKey.general(name).unicodeScalars.map(\.value)
+            let viaBytes = String(decoding: bytes, as: UTF8.self).unicodeScalars.map(\.value)
+            if general != want || viaBytes != want { wrong.append(String(value, radix: 16)) }
+            checked += 1
+        }
+        #expect(checked > 280_000)
+        #expect(wrong.isEmpty, "\(wrong.count) scalars fold otherwise: U+\(wrong.prefix(20).joined(separator: ", U+"))")
+    }
+}
