@@ -88,6 +88,41 @@ import TonightSnapshot
         }
     }
 
+    /// `artist_years` counts a city by (city, state, country): two Portlands are two cities,
+    /// two venues of one Portland one. Generated feeds never send an artist to two same-named
+    /// cities in a year, so `tiny` is given three venues and three dates of artist 1061.
+    @Test func sameNamedCitiesInTwoStatesAreTwoCities() throws {
+        let inputs = copyOfTinyInputs(), feed = inputs.appendingPathComponent("feed.xml")
+        var xml = try String(contentsOf: feed, encoding: .utf8)
+        let venues = [(901, "OR", "97201"), (902, "ME", "04101"), (903, "OR", "97205")].map { id, state, zip in
+            "\t<Venue ID=\"\(id)\" >\n\t\t<City>Portland</City>\n\t\t<State>\(state)</State>\n\t\t<VenueName>Hall \(id)</VenueName>\n"
+                + "\t\t<ZipCode>\(zip)</ZipCode>\n\t</Venue>\n"
+        }
+        let events = [(901, "2026-02-01"), (902, "2026-02-02"), (903, "2026-02-03")].map { venue, date in
+            "\t<Event ID=\"00000000000009\(venue - 900)0\" >\n\t\t<ArtistIDs>\n\t\t\t<ArtistID ID=\"1061\" Type=\"Primary\" />\n\t\t</ArtistIDs>\n"
+                + "\t\t<EventDate Type=\"DEF\" >\(date)</EventDate>\n\t\t<EventTime>20:00:00</EventTime>\n"
+                + "\t\t<PerformanceName>Portland \(venue)</PerformanceName>\n\t\t<VenueID ID=\"\(venue)\" />\n\t</Event>\n"
+        }
+        xml = xml.replacingOccurrences(of: "</Venues>", with: venues.joined() + "</Venues>")
+            .replacingOccurrences(of: "</EventsPricePoints>", with: events.joined() + "</EventsPricePoints>")
+        try xml.write(to: feed, atomically: true, encoding: .utf8)
+        let work = temporaryDirectory()
+        try runner(inputs: inputs, work: work).run()
+        let s = try Snapshot.openCurrent(in: work.appendingPathComponent("out/snapshots"))
+        // The expected count from the published events and venues.
+        var places: [(String, String)] = []
+        try s.dataset("events").forEachRecord { json in
+            let e = try JSONDecoder().decode(CatalogEvent.self, from: Data(json))
+            guard e.artists.contains(1061), (e.localStart ?? e.startsAt!).hasPrefix("2026"), let v = try s.venue(id: e.venue!), let city = v.city else { return }
+            places.append((city, "\(city)|\(v.state ?? "")|\(v.country ?? "")"))
+        }
+        let byKey = Set(places.map(\.1)).count, byName = Set(places.map(\.0)).count
+        #expect(byKey == byName + 1, "\(places)")  // the two Portlands
+        let year = try #require(try s.artistYears(artist: 1061).first { $0.year == 2026 })
+        #expect(year.cities == byKey)
+        #expect(year.events == places.count)
+    }
+
     /// `artistEvents.size` caps both page lists at the soonest events; the datasets verify.
     @Test func theSizeCapsThePagesAndTheSnapshotVerifies() throws {
         let work = temporaryDirectory()
