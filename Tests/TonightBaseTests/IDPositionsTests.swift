@@ -40,9 +40,17 @@ import TonightGenerator
 
     /// Small non-negative ids take the table, others the dictionary (both checked above).
     @Test func theTableServesTicketmastersIDs() {
-        #expect(IDPositions([0, 5, 1_333_908]).usesTable)
+        #expect(IDPositions([0, 5, 60_000]).usesTable)
+        #expect(IDPositions([0, 5, 1_333_908] + (0..<30_000).map { 7 + $0 * 40 }).usesTable)
         #expect(!IDPositions([-5, 3]).usesTable)
         #expect(!IDPositions([3, IDPositions.tableLimit]).usesTable)
+        // A few ids with a large one: the dictionary, not a table of 16 M slots (64 MB).
+        #expect(!IDPositions([3, IDPositions.tableLimit - 1]).usesTable)
+        #expect(!IDPositions([3, IDPositions.tableFloor + 2 * IDPositions.tableSlotsPerID]).usesTable)
+        #expect(IDPositions([3, IDPositions.tableFloor + 2 * IDPositions.tableSlotsPerID - 1]).usesTable)
+        // Realistic `full`'s shape: 202,000 ids below 1,000,000.
+        var random = SplitMix64(seed: 3)
+        #expect(IDPositions((0..<202_000).map { _ in Int64(random.next() % 1_000_000) }).usesTable)
         #expect(IDPositions([]).usesTable == false && IDPositions([])[0] == nil)
     }
 }
