@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TonightBase
+import TonightGenerator
 
 /// `GeoDistance.publishedKm` (the feed's published distances) against `km`: within a far
 /// smaller error than the hundredth they are written with, the same hundredth always, and
@@ -11,11 +12,8 @@ import TonightBase
     /// Pairs at every scale: the same point, metres, kilometres, a city, a continent, the
     /// other side of the earth, across the date line and near the poles.
     static func pairs(_ n: Int, seed: UInt64) -> [Pair] {
-        var state = seed
-        func next() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var random = SplitMix64(seed: seed)
+        func next() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
         var out: [Pair] = []
         let spreads = [0, 1e-5, 1e-3, 0.05, 1, 10, 90, 180]
         for k in 0..<n {
