@@ -22,8 +22,17 @@ package enum TextNormalizer {
             break
         }
         let s = String(decoding: slice, as: UTF8.self)
-        if ascii || isTriviallyNFC(s) { return s }
+        if ascii || (isTriviallyNFC(s) && !endsInUnicodeSpace(s)) { return s }
         return unicodeClean(s)
+    }
+
+    /// Whether the first or last scalar is white space beyond ASCII's (a no-break space, an
+    /// em space, U+0085, …: Unicode's White_Space, what `unicodeClean` trims). Before
+    /// 2026-11-27 the trivially-NFC path returned such values untrimmed, so a venue's
+    /// " Chicago\u{A0}" kept its no-break space and a field of one was not absent.
+    @inline(__always) static func endsInUnicodeSpace(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return false }
+        return first.properties.isWhitespace || last.properties.isWhitespace
     }
 
     /// True when no scalar can change under NFC: everything below U+0300 (Latin letters are

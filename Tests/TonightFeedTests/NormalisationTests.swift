@@ -22,6 +22,24 @@ import TonightCore
         #expect(v.country == "US")
     }
 
+    /// Unicode white space is trimmed too (feed.md: "trim leading and trailing white space"),
+    /// also around text whose other characters need no NFC pass (Latin-1, dashes): a no-break
+    /// space, an em space or an ideographic space at either end, or a field of nothing else.
+    @Test(arguments: ["\u{A0}", "\u{2003}", "\u{3000}", "\u{85}", "\u{2028}", " \u{A0}\t"])
+    func trimsUnicodeWhiteSpace(_ space: String) throws {
+        let r = try parseFeed(feed(venues: """
+            \t<Venue ID="5" >
+            \t\t<City>\(space)Chicago\(space)</City>
+            \t\t<State>IL</State>
+            \t\t<Street>\(space)</Street>
+            \t\t<VenueName>\(space)Théâtre – Apollo\(space)</VenueName>
+            \t</Venue>
+            """))
+        let v = try #require(r.venues.first)
+        #expect(v.city == "Chicago" && v.name == "Théâtre – Apollo", "\(space.unicodeScalars.map(\.value))")
+        #expect(v.street == nil, "\(space.unicodeScalars.map(\.value))")
+    }
+
     @Test func nfc() throws {
         // "Montréal" with a combining acute accent (NFD) becomes the precomposed é.
         let r = try parseFeed(feed(venues: "<Venue ID=\"5\"><VenueName>Bell Centre</VenueName><City>Montre\u{301}al</City><State>QC</State></Venue>"))
