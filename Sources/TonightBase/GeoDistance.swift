@@ -102,4 +102,19 @@ package enum GeoDistance {
     /// literal is `earthRadiusKm * (Double.pi / 180)` to the bit (tested): a computed
     /// `static let` is initialised lazily, so every read in the ranker's loops was a call.
     package static let kmPerDegree = 111.1950802335329
+
+    /// The extent of the circle of `radiusKm` around a point of latitude `lat`, in degrees:
+    /// `dLat` north and south, `dLon` east and west (nil when the circle holds a pole or
+    /// reaches a quarter of the way round: every longitude). Exact on the distance sphere
+    /// (the meridians tangent to the circle are `asin(sin δ / cos φ)` away), widened by 1e-9°
+    /// for rounding. `GeoGrid.span` (the ranker's 1° cells) and `Geohash.cells` (the reader's
+    /// map lookups) both cover this box.
+    package static func circleExtent(lat: Double, radiusKm: Double) -> (dLat: Double, dLon: Double?) {
+        let angle = min(max(0, radiusKm), Double.pi * earthRadiusKm) / earthRadiusKm  // radians
+        let dLat = angle * 180 / .pi + 1e-9
+        if lat + dLat >= 90 || lat - dLat <= -90 || angle >= .pi / 2 { return (dLat, nil) }
+        let s = sin(angle) / cos(lat * .pi / 180)
+        guard s < 1 else { return (dLat, nil) }
+        return (dLat, asin(s) * 180 / .pi + 1e-9)
+    }
 }

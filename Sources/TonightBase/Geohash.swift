@@ -36,13 +36,19 @@ package enum Geohash {
     }
 
     /// Every cell of precision `length` that meets the circle of `radiusKm` around the point
-    /// (a superset: the cells of its bounding box), sorted.
+    /// (a superset: the cells of its bounding box, `GeoDistance.circleExtent`), sorted.
+    ///
+    /// Until 2026-11-27 the box was estimated with 111.0 km per degree of latitude and
+    /// 111.32 km per degree of longitude at the circle's widest latitude (cosine at least
+    /// 0.01): on the 6371.0088 km sphere a degree is 111.195 km, so the box fell short by a
+    /// few metres in longitude for small radii, and a circle holding a pole got a fraction of
+    /// the longitudes (`GeohashCoverTests`: points missed near both poles).
     package static func cells(lat: Double, lon: Double, radiusKm: Double, length: Int) -> [String] {
+        guard lat.isFinite, lon.isFinite else { return [] }
         let size = cellSize(length: length)
-        let dLat = radiusKm / 111.0
-        let latMin = max(-89.999999, lat - dLat), latMax = min(89.999999, lat + dLat)
-        let widest = max(abs(latMin), abs(latMax))
-        let dLon = min(180, radiusKm / (111.320 * max(0.01, cos(widest * .pi / 180))))
+        let (dLat, extent) = GeoDistance.circleExtent(lat: lat, radiusKm: radiusKm)
+        let latMin = max(-90, lat - dLat), latMax = min(90, lat + dLat)
+        let dLon = extent ?? 180
         var cells = Set<String>()
         var y = latMin
         while true {

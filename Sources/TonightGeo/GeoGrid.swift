@@ -73,17 +73,12 @@ package enum GeoGrid {
     /// most 180 × 360 cells). Nil for a non-finite point or a negative radius.
     package static func span(lat: Double, lon: Double, radiusKm: Double) -> Span? {
         guard radiusKm >= 0, lat.isFinite, lon.isFinite else { return nil }
-        let angle = min(radiusKm, halfCircumferenceKm) / GeoDistance.earthRadiusKm  // radians
-        let dLat = angle * 180 / .pi + 1e-9
+        let (dLat, extent) = GeoDistance.circleExtent(lat: lat, radiusKm: radiusKm)
         let y0 = Int(max(-90, floor(lat - dLat))), y1 = Int(min(89, floor(lat + dLat)))
         guard y0 <= y1 else { return nil }
         let all = Span(rows: y0...y1, columns: [-180...179])
         // Holding a pole, or reaching a quarter of the way round: every longitude.
-        if lat + dLat >= 90 || lat - dLat <= -90 || angle >= .pi / 2 { return all }
-        // The circle's extent in longitude: asin(sin δ / cos φ).
-        let s = sin(angle) / cos(lat * .pi / 180)
-        guard s < 1 else { return all }
-        let dLon = asin(s) * 180 / .pi + 1e-9
+        guard let dLon = extent else { return all }
         let x0 = Int(floor(lon - dLon)), x1 = Int(floor(lon + dLon))
         if x1 - x0 + 1 >= 360 { return all }
         if x0 < -180 { return Span(rows: y0...y1, columns: [(x0 + 360)...179, -180...x1]) }
