@@ -25,6 +25,13 @@ package enum NameKey {
         return out
     }
 
+    /// Whether `key` starts with `prefix` scalar by scalar, as the pipeline cuts the search
+    /// prefixes (`String.hasPrefix` compares `Character`s, which fuse a letter with a following
+    /// combining mark that NFKC leaves apart, so "abcdq" was no prefix of "abcdq̇r").
+    package static func hasPrefix(_ key: String, _ prefix: String) -> Bool {
+        key.unicodeScalars.starts(with: prefix.unicodeScalars)
+    }
+
     /// The words of a name key for search as you type over events: split at spaces, with
     /// punctuation and symbols trimmed from both ends of each word ("rivera," → "rivera"),
     /// empty words dropped. The pipeline's `event_search` and the reader's `searchEvents` use it.

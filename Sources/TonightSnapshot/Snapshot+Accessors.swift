@@ -93,7 +93,7 @@ extension Snapshot {
         guard scalars.count > maxPrefix else { return try items("artist_suggest", key, ArtistSummary.self) }
         var short = ""
         short.unicodeScalars.append(contentsOf: scalars[0..<maxPrefix])
-        return try items("artist_suggest", short, ArtistSummary.self).filter { NameKey.general($0.name).hasPrefix(key) }
+        return try items("artist_suggest", short, ArtistSummary.self).filter { NameKey.hasPrefix(NameKey.general($0.name), key) }
     }
 
     /// Search as you type over upcoming events: the most popular events with a word (of the
@@ -110,7 +110,7 @@ extension Snapshot {
         guard words.count > 1 || last.unicodeScalars.count > maxPrefix else { return found }
         return found.filter { match in
             let have = NameKey.words(ofKey: NameKey.general(match.name + " " + (match.city ?? "")))
-            return words.allSatisfy { w in have.contains { $0.hasPrefix(w) } }
+            return words.allSatisfy { w in have.contains { NameKey.hasPrefix($0, w) } }
         }
     }
 
