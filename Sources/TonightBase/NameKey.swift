@@ -35,9 +35,11 @@ package enum NameKey {
     /// The words of a name key for search as you type over events: split at spaces, with
     /// punctuation and symbols trimmed from both ends of each word ("rivera," → "rivera"),
     /// empty words dropped. The pipeline's `event_search` and the reader's `searchEvents` use it.
+    /// Split at the space scalar, not the space `Character`: NFKC makes spacing accents (´ ¨ ˜)
+    /// a space and a combining mark, which one `Character` holds.
     package static func words(ofKey key: String) -> [String] {
-        key.split(separator: " ").compactMap { word in
-            let scalars = Array(word.unicodeScalars)
+        key.unicodeScalars.split(separator: " ").compactMap { word in
+            let scalars = Array(word)
             let keep = { (c: Unicode.Scalar) in c.properties.isAlphabetic || c.properties.numericType != nil }
             guard let first = scalars.firstIndex(where: keep), let last = scalars.lastIndex(where: keep) else { return nil }
             var out = ""

@@ -97,8 +97,9 @@ package struct PlaymateLoader {
         let quizFile = try open("quiz.csv")
         bad = []
         rows["quiz.csv"] = try quizFile.forEachRow(required: ["user_id"], rejects: &bad) { row, reject in
+            // Split at the `|` scalar: a `|` followed by a combining mark is one `Character`.
             func list(_ name: String) -> [String] {
-                (Field.text(row[name]) ?? "").split(separator: "|").compactMap { TextNormalizer.clean(String($0)) }
+                (Field.text(row[name]) ?? "").unicodeScalars.split(separator: "|").compactMap { TextNormalizer.clean(String($0)) }
             }
             guard Self.id(row["user_id"], "user_id", reject) != nil else { return }
             let idBytes = Field.trimmed(row["user_id"])

@@ -110,4 +110,21 @@ import TonightTesting
         #expect(checked > 280_000)
         #expect(wrong.isEmpty, "\(wrong.count) scalars fold otherwise: U+\(wrong.prefix(20).joined(separator: ", U+"))")
     }
+
+    /// `event_search`'s words split at the space *scalar*. NFKC turns spacing accents (´ ¨ ˜
+    /// ¸, common for apostrophes: "Guns N´ Roses", "Rock´n´Roll") into a space and a combining
+    /// mark, which Swift's `Character`s fuse, so a split at the space `Character` kept
+    /// "rock ́n ́roll" as one word, spaces inside. The words of the cross-check's definition.
+    static let wordCases: [(String, [String])] = [
+        ("Guns N\u{B4} Roses", ["guns", "n", "roses"]), ("Rock\u{B4}n\u{B4}Roll", ["rock", "n", "roll"]),
+        ("Don\u{A8}t", ["don", "t"]), ("a\u{2DC}b", ["a", "b"]), ("x \u{327}y", ["x", "y"]),
+        ("Sigur R\u{F3}s", ["sigur", "r\u{F3}s"]), ("L'Arc~en~Ciel", ["l'arc~en~ciel"]), ("AC/DC", ["ac/dc"]),
+        ("Florence + the Machine", ["florence", "the", "machine"]), ("t.A.T.u.", ["t.a.t.u"]),
+        ("Hello\u{3000}World", ["hello", "world"]), ("\u{FB01}re fly", ["fire", "fly"]),
+    ]
+
+    @Test(arguments: wordCases)
+    func wordsSplitAtTheSpaceScalar(_ name: String, _ words: [String]) {
+        #expect(NameKey.words(ofKey: TextNormalizer.nameKey(name)) == words, "\(name.debugDescription)")
+    }
 }

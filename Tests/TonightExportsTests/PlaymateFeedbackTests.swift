@@ -49,6 +49,17 @@ import TonightCore
         #expect(r.rejects.isEmpty)
     }
 
+    /// The quiz's lists split at the `|` scalar, also where a combining mark follows it (one
+    /// `Character` with the bar): two sports, as the cross-check's definition reads them.
+    @Test func quizListsSplitAtTheBarScalar() throws {
+        var files = Self.base
+        files["quiz.csv"] = "user_id,lat,lon,play_sports,avoid_sports,genders,age_groups\np1,40,-74,Tennis|\u{301}Golf| Judo ,,Female|Male,\n"
+        let r = try PlaymateLoader(runDate: CivilTime.parseDate(Array("2026-01-15".utf8))!).load(directory: HostileExportTests.directory(files))
+        let quiz = try #require(r.players.first { $0.id == "p1" }?.quiz)
+        #expect(quiz.playSports.count == 3, "\(quiz.playSports)")
+        #expect(quiz.genders == ["Female", "Male"])
+    }
+
     @Test func theFileIsOptional() throws {
         let r = try Self.load(nil)
         #expect(r.players.allSatisfy { $0.feedback == nil })
