@@ -8,7 +8,10 @@ compares them with the published snapshot: the same events in the same order, an
 published fields. Then every record of artists (favorites, upcomingEvents), artist_suggest,
 category_artists and nearby, likewise (--no-catalog skips them), and sampled players'
 Playmate sessions and player_stats (with ranking.md's skill-level tie-break and feedback;
---users also sets how many players). It shares no code with the Swift ranking, so the ranking's fast paths (band searches,
+--users also sets how many players). And every record of events, venues and categories, the
+artists' own fields and the parse's rejects, from the raw feed (feed.md, geocoding.md: parsed,
+normalised, linked and placed here; local times from zoneinfo); `scripts/messy-feed.py` makes
+a generated feed as messy as real ones for it. It shares no code with the Swift ranking, so the ranking's fast paths (band searches,
 per-artist cuts, heaps, shared place orders, the published distances' shortcut) are
 checked against the definition on data of any size and shape.
 
@@ -33,6 +36,7 @@ import argparse, collections, os, random, sys
 from definitions.alerts import compare_alerts
 from definitions.catalog import catalog, compare_catalog
 from definitions.common import published
+from definitions.feed import compare_feed
 from definitions.planner import compare_calendar
 from definitions.pages import artist_years, compare_pages, event_pages, session_pages
 from definitions.playmate import Playmate, compare_playmate
@@ -50,6 +54,7 @@ def main():
     p.add_argument("--all", action="store_true", help="check every user")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-catalog", action="store_true", help="skip artists, artist_suggest, category_artists, nearby")
+    p.add_argument("--no-feed", action="store_true", help="skip events, venues, categories and the feed's rejects")
     p.add_argument("--baseline", help="the previous night's snapshot directory (alerts); without it, no alerts are expected")
     args = p.parse_args()
     if args.snapshot is None:
@@ -81,6 +86,8 @@ def main():
     if not (args.all or args.users >= len(players)):
         players = sorted(random.Random(args.seed).sample(players, args.users))
     checked["sessions"] = compare_playmate(args.snapshot, playmate, players, problems)
+    if not args.no_feed:
+        catalog_counts.update(compare_feed(args.snapshot, args.work, args.inputs, problems))
     if not args.no_catalog:
         catalog_counts.update(compare_pages(args.snapshot, event_pages(world), problems))
         catalog_counts.update(compare_pages(args.snapshot, artist_years(world), problems))

@@ -99,6 +99,8 @@ struct CrossCheckTests {
         #expect(summary.contains("; 300 players, sessions items ") && !summary.contains("sessions items 0;"), "\(summary)")
         // And every record of the catalog's indexes.
         #expect(summary.contains("records checked: artists 202000, artist_suggest "), "\(summary)")
+        // And every record of the feed's tables, from the raw feed.
+        #expect(summary.contains("events 59600, venues 13730, categories 76, artists (own fields) 202000, rejects 0"), "\(summary)")
         for dataset in ["category_artists", "nearby", "event_search", "artist_events", "venue_events", "artist_years", "planner", "similar_dates",
                         "upcoming_sessions", "open_sessions"] {
             #expect(summary.range(of: "\(dataset) [1-9][0-9]*[,;]", options: .regularExpression) != nil, "\(dataset): \(summary)")
@@ -159,6 +161,37 @@ struct CrossCheckTests {
         #expect(summary.range(of: "alerts [1-9][0-9]*, following [1-9]", options: .regularExpression) != nil, "\(summary)")
         let (unbased, unbasedOut) = unpack(try shell(base, mergingStandardError: true))
         #expect(unbased == 1 && unbasedOut.contains("alerts "), "\(unbasedOut)")
+    }
+
+    /// A feed as messy as real ones (`scripts/messy-feed.py` on `small`: venues without their
+    /// ZIP code or in cities respelt or unknown, Unicode spaces, spacing accents for
+    /// apostrophes, swapped prices, unknown and repeated performers, lower-case ids, unknown
+    /// categories): every published record against the definitions, geocoding's city and
+    /// region steps among them. The check found the event search's words split at space
+    /// `Character`s (2026-11-27).
+    @Test("A messy feed: every record and list is the definition's",
+          .enabled(if: ExternalTool.pyzstd.isAvailable && ExternalTool.zstd.isAvailable))
+    func aMessyFeed() throws {
+        let dir = temporaryDirectory("tonight-crosscheck-messy")
+        let clean = dir.appendingPathComponent("clean"), inputs = dir.appendingPathComponent("in")
+        try Self.check(runTonight(["generate", "--scale", "small", "--out", clean.path]))
+        let made = try shell("python3 '\(packageRoot.path)/scripts/messy-feed.py' '\(clean.path)' '\(inputs.path)'", mergingStandardError: true)
+        try #require(made.status == 0, "\(made.output)")
+        let work = dir.appendingPathComponent("w")
+        try Self.check(runTonight(["run", "--inputs", inputs.path, "--work", work.path, "--out", work.appendingPathComponent("out").path,
+                                   "--as-of", "2026-01-15T06:00:00Z"]))
+        let geocode = try Self.check(runTonight(["runs", "show", "--work", work.path]))
+        let (status, out) = try Self.crosscheck(dir)
+        #expect(status == 0, "\(out)")
+        let summary = out.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(summary.hasSuffix("; 0 differences"), "\(out)")
+        #expect(summary.contains("events 600, venues 500, categories 76, artists (own fields) 2000"), "\(summary)")
+        // The mess reached what it was made for.
+        for needed in ["no-zip", "respelt", "unknown-city", "spaces", "accent", "swapped", "unknown-artist", "repeated-artist", "lower-id"] {
+            #expect(made.output.range(of: "\(needed) [1-9]", options: .regularExpression) != nil, "\(needed): \(made.output)")
+        }
+        #expect(geocode.range(of: "precision.city[^0-9]*[1-9][0-9]", options: .regularExpression) != nil, "\(geocode)")
+        #expect(geocode.range(of: "precision.region[^0-9]*[1-9]", options: .regularExpression) != nil, "\(geocode)")
     }
 
     /// The feed of a second night: events dropped, moved, retimed and given another status.

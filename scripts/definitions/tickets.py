@@ -66,7 +66,8 @@ class World:
             e["point"] = venues.get(e["venue"])
             perf = [(a, t) for (a, t) in types.get(e["id"], []) if a in self.artists]
             e["performers"] = [a for a in e.get("artists", [])]
-            if [a for (a, _) in perf] != e["performers"]:
+            # feed.md: unknown performers removed, a repeated one kept once (where it first is).
+            if list(dict.fromkeys(a for (a, _) in perf)) != e["performers"]:
                 raise SystemExit(f"crosscheck: event {e['id']}: performers {perf} against {e['performers']}")
             e["headliner"] = next((a for (a, t) in perf if t == "Primary"), None)
             if "stars" in e:

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Copy a generated feed with the mess of real ones, for the cross-check.
+
+The generator writes venues with their ZIP code and the table's own spelling of the city, so
+geocoding's city and region steps, its name normalisation and the "New York" rule are never
+taken at scale, and some of feed.md's repairs (swapped prices, unknown references, repeated
+performers, lower-case ids, Unicode white space, spacing accents) never happen. This copy
+makes them happen, deterministically (--seed), on a generated feed (one element per line):
+
+- a tenth of the US venues lose their ZIP code (the city step, New York City among them);
+- cities are respelt as people write them: upper case, accents dropped, Saint/Sainte/Fort/
+  Mount abbreviated (St., Ste-, Ft., Mt.), hyphens as spaces, doubled spaces;
+- one venue in a hundred is in a city no table knows, in a known state (the region step);
+- names carry a no-break or an em space at their ends, or a spacing acute accent (´) for an
+  apostrophe;
+- one price range in fifty is written high to low; one event in fifty names an unknown
+  performer, one in a hundred a performer twice, one in a hundred has a lower-case id and
+  one in a hundred an unknown category.
+
+Artists' names are left alone (the affinity file finds its sources by name).
+
+Usage: scripts/messy-feed.py IN_DIR OUT_DIR [--seed N]
+  copies IN_DIR (a generated inputs directory) to OUT_DIR with feed.xml made messy.
+"""
+import argparse, random, re, shutil, unicodedata
+
+ABBREVIATE = [("Saint ", "St. "), ("Sainte-", "Ste-"), ("Fort ", "Ft. "), ("Mount ", "Mt. "), ("Saint-", "St-")]
+SPACES = ["\u00a0", "\u2003", "\u3000"]
+
+
+def respell(city, rng):
+    choice = rng.randrange(5)
+    if choice == 0:
+        return city.upper()
+    if choice == 1:
+        return "".join(c for c in unicodedata.normalize("NFD", city) if unicodedata.category(c) != "Mn")
+    if choice == 2:
+        for long, short in ABBREVIATE:
+            if long in city:
+                return city.replace(long, short)
+        return city.lower()
+    if choice == 3:
+        return city.replace("-", " ")
+    return city.replace(" ", "  ")
+
+
+def text_of(line, tag):
+    m = re.match(r"(\s*<%s>)(.*)(</%s>\s*)$" % (tag, tag), line)
+    return m
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("source")
+    p.add_argument("dest")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+    rng = random.Random(args.seed)
+    shutil.copytree(args.source, args.dest, ignore=shutil.ignore_patterns("feed.xml", "faults"))
+    out = open(f"{args.dest}/feed.xml", "w", encoding="utf-8")
+    record, buffered = None, []
+    counts = {k: 0 for k in ("no-zip", "respelt", "unknown-city", "spaces", "accent", "swapped", "unknown-artist",
+                             "repeated-artist", "lower-id", "unknown-category")}
+
+    def flush_venue(lines):
+        state = next((text_of(l, "State").group(2) for l in lines if text_of(l, "State")), None)
+        us = state is not None and state.upper() not in ("AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT")
+        drop_zip = us and rng.random() < 0.1
+        unknown = state is not None and rng.random() < 0.01
+        kept = []
+        for l in lines:
+            m = text_of(l, "City")
+            if m and unknown:
+                l = m.group(1) + "Qqxville Flats" + m.group(3)
+                counts["unknown-city"] += 1
+            elif m and (drop_zip or not us or rng.random() < 0.05):
+                l = m.group(1) + respell(m.group(2), rng) + m.group(3)
+                counts["respelt"] += 1
+            if text_of(l, "ZipCode") and (drop_zip or unknown):
+                counts["no-zip"] += drop_zip
+                continue
+            m = text_of(l, "VenueName")
+            if m and rng.random() < 0.02:
+                l = m.group(1) + rng.choice(SPACES) + m.group(2) + rng.choice(SPACES) + m.group(3)
+                counts["spaces"] += 1
+            kept.append(l)
+        return kept
+
+    def flush_event(lines):
+        kept = []
+        for l in lines:
+            m = re.match(r'(\s*<Event ID=")([0-9A-F]{16})(".*)$', l)
+            if m and rng.random() < 0.01:
+                l = m.group(1) + m.group(2).lower() + m.group(3) + "\n"
+                counts["lower-id"] += 1
+            m = text_of(l, "PriceRange")
+            if m and " - " in m.group(2) and rng.random() < 0.02:
+                lo, hi = m.group(2).split(" - ")
+                if lo != hi:
+                    l = m.group(1) + hi + " - " + lo + m.group(3)
+                    counts["swapped"] += 1
+            m = text_of(l, "PerformanceName")
+            if m:
+                name = m.group(2)
+                if "'" in name or "&apos;" in name or "\u2019" in name:
+                    if rng.random() < 0.3:
+                        name = name.replace("&apos;", "\u00b4").replace("'", "\u00b4").replace("\u2019", "\u00b4")
+                        counts["accent"] += 1
+                if rng.random() < 0.02:
+                    name = rng.choice(SPACES) + name + rng.choice(SPACES)
+                    counts["spaces"] += 1
+                l = m.group(1) + name + m.group(3)
+            m = text_of(l, "CategoryID")
+            if m and rng.random() < 0.01:
+                l = m.group(1) + "999999" + m.group(3)
+                counts["unknown-category"] += 1
+            kept.append(l)
+            m = re.match(r'(\s*)<ArtistID ID="([0-9]+)"', l)
+            if m and rng.random() < 0.02:
+                kept.append(f'{m.group(1)}<ArtistID ID="999999999" Type="Secondary" />\n')
+                counts["unknown-artist"] += 1
+            elif m and rng.random() < 0.01:
+                kept.append(l.replace('Type="Primary"', 'Type="Secondary"'))
+                counts["repeated-artist"] += 1
+        return kept
+
+    with open(f"{args.source}/feed.xml", encoding="utf-8") as f:
+        for line in f:
+            if re.match(r"\s*<Venue ID=", line):
+                record, buffered = "venue", [line]
+            elif re.match(r"\s*<Event ID=", line):
+                record, buffered = "event", [line]
+            elif record is not None:
+                buffered.append(line)
+                if re.match(r"\s*</(Venue|Event)>", line):
+                    out.writelines(flush_venue(buffered) if record == "venue" else flush_event(buffered))
+                    record, buffered = None, []
+            else:
+                out.write(line)
+    out.close()
+    print(" ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+if __name__ == "__main__":
+    main()
