@@ -10,8 +10,9 @@ category_artists and nearby, likewise (--no-catalog skips them), and sampled pla
 Playmate sessions and player_stats (with ranking.md's skill-level tie-break and feedback;
 --users also sets how many players). And every record of events, venues and categories, the
 artists' own fields and the parse's rejects, from the raw feed (feed.md, geocoding.md: parsed,
-normalised, linked and placed here; local times from zoneinfo); `scripts/messy-feed.py` makes
-a generated feed as messy as real ones for it. It shares no code with the Swift ranking, so the ranking's fast paths (band searches,
+normalised, linked and placed here; local times from zoneinfo), and the affinity stage's
+edges, counts and rejects from affinity.txt (affinity.md); `scripts/messy-inputs.py` makes a
+generated feed and affinity file as messy as real ones for it. It shares no code with the Swift ranking, so the ranking's fast paths (band searches,
 per-artist cuts, heaps, shared place orders, the published distances' shortcut) are
 checked against the definition on data of any size and shape.
 
@@ -87,7 +88,7 @@ def main():
         players = sorted(random.Random(args.seed).sample(players, args.users))
     checked["sessions"] = compare_playmate(args.snapshot, playmate, players, problems)
     if not args.no_feed:
-        catalog_counts.update(compare_feed(args.snapshot, args.work, args.inputs, problems))
+        catalog_counts.update(compare_feed(args.snapshot, args.work, args.inputs, problems, tonight=args.tonight))
     if not args.no_catalog:
         catalog_counts.update(compare_pages(args.snapshot, event_pages(world), problems))
         catalog_counts.update(compare_pages(args.snapshot, artist_years(world), problems))

@@ -8,6 +8,7 @@ import zoneinfo
 
 import pyzstd
 
+from .affinity import compare_affinity
 from .catalog import WHITE_SPACE
 from .common import all_records, km, zip5
 
@@ -381,9 +382,10 @@ def same_record(published, mine):
     return True
 
 
-def compare_feed(snapshot, work, inputs, problems):
+def compare_feed(snapshot, work, inputs, problems, tonight=None):
     """Every record of events, venues, categories and the artists' own fields against the
-    feed as defined; the parse's rejects against the feed's. Returns records checked."""
+    feed as defined; the parse's rejects against the feed's; with `tonight` (for `runs
+    dump`), the affinity stage's edges, counts and rejects too. Returns records checked."""
     here = os.path.dirname(os.path.abspath(__file__))
     geocoder = Geocoder(os.path.join(here, "..", "..", "Sources", "TonightGeo", "Resources", "geotable.tsv.zst"))
     feed = Feed(inputs)
@@ -420,4 +422,6 @@ def compare_feed(snapshot, work, inputs, problems):
         if theirs != mine:
             problems.append(f"parse-feed rejects: {theirs[:5]} ({len(theirs)}) in the run, {mine[:5]} ({len(mine)}) by definition")
         counts["rejects"] = len(mine)
+    if tonight is not None:
+        counts.update(compare_affinity(tonight, work, inputs, feed.artists, problems))
     return counts

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Copy a generated feed with the mess of real ones, for the cross-check.
+"""Copy a generated inputs directory with the mess of real feeds, for the cross-check.
 
 The generator writes venues with their ZIP code and the table's own spelling of the city, so
 geocoding's city and region steps, its name normalisation and the "New York" rule are never
@@ -17,10 +17,15 @@ makes them happen, deterministically (--seed), on a generated feed (one element 
   performer, one in a hundred a performer twice, one in a hundred has a lower-case id and
   one in a hundred an unknown category.
 
-Artists' names are left alone (the affinity file finds its sources by name).
+Artists' names are left alone in the feed. The affinity file gets what affinity.md accepts
+or counts: a byte order mark, CRLF line ends on some lines, blank lines, trailing spaces;
+source names in upper case, decomposed (NFD), with doubled or no-break spaces; targets under
+another name; repeated pairs (with a lower and a higher score); self-recommendations; a few
+bad scores and bad lines; the last block without its terminator.
 
-Usage: scripts/messy-feed.py IN_DIR OUT_DIR [--seed N]
-  copies IN_DIR (a generated inputs directory) to OUT_DIR with feed.xml made messy.
+Usage: scripts/messy-inputs.py IN_DIR OUT_DIR [--seed N]
+  copies IN_DIR (a generated inputs directory) to OUT_DIR with feed.xml and affinity.txt
+  made messy.
 """
 import argparse, random, re, shutil, unicodedata
 
@@ -56,7 +61,7 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
     rng = random.Random(args.seed)
-    shutil.copytree(args.source, args.dest, ignore=shutil.ignore_patterns("feed.xml", "faults"))
+    shutil.copytree(args.source, args.dest, ignore=shutil.ignore_patterns("feed.xml", "affinity.txt", "faults"))
     out = open(f"{args.dest}/feed.xml", "w", encoding="utf-8")
     record, buffered = None, []
     counts = {k: 0 for k in ("no-zip", "respelt", "unknown-city", "spaces", "accent", "swapped", "unknown-artist",
@@ -138,7 +143,78 @@ def main():
             else:
                 out.write(line)
     out.close()
+    counts.update(mess_affinity(args.source, args.dest, rng))
     print(" ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+def mess_affinity(source, dest, rng):
+    ids = {}
+    with open(f"{source}/feed.xml", encoding="utf-8") as f:
+        current = None
+        for line in f:
+            m = re.match(r'\s*<Artist ID="([0-9]+)"', line)
+            if m:
+                current = int(m.group(1))
+            m = text_of(line, "ArtistName")
+            if m and current is not None:
+                ids.setdefault(m.group(2), current)
+                current = None
+    counts = {k: 0 for k in ("crlf", "blank", "respelt-source", "renamed-target", "repeated-pair", "self", "bad-score",
+                             "bad-line", "unterminated")}
+    lines = open(f"{source}/affinity.txt", encoding="utf-8").read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if lines and lines[-1] == "-----":
+        lines.pop()
+        counts["unterminated"] += 1
+    out, source_id = [], None
+    for line in lines:
+        if line.startswith("Recommended artists for "):
+            name = line[len("Recommended artists for "):]
+            source_id = ids.get(name.replace("&", "&amp;"), ids.get(name))
+            r = rng.random()
+            if r < 0.2:
+                name = name.upper()
+            elif r < 0.3:
+                name = unicodedata.normalize("NFD", name)
+            elif r < 0.4:
+                name = name.replace(" ", "  ") + "  "
+            elif r < 0.45:
+                name = "\u00a0" + name + "\u00a0"
+            if r < 0.45:
+                counts["respelt-source"] += 1
+            line = "Recommended artists for " + name
+        elif line != "-----" and line.count(",") >= 2:
+            first, last = line.index(","), line.rindex(",")
+            r = rng.random()
+            if r < 0.01:
+                line = line[:first + 1] + "Somebody Else" + line[last:]
+                counts["renamed-target"] += 1
+            elif r < 0.02:
+                # The pair first with a lower score, then as it was (the highest is kept).
+                out.append(line[:last + 1] + repr(float(line[last + 1:]) / 2))
+                counts["repeated-pair"] += 1
+            elif r < 0.025 and source_id is not None:
+                out.append(f"{source_id},Myself,0.5")
+                counts["self"] += 1
+            elif r < 0.027:
+                out.append(line[:last + 1] + rng.choice(["1.5", "-0.25", "n/a"]))
+                counts["bad-score"] += 1
+            elif r < 0.028:
+                out.append("x" + line)
+                counts["bad-line"] += 1
+            if rng.random() < 0.05:
+                line += "  "
+        if rng.random() < 0.1:
+            line += "\r"
+            counts["crlf"] += 1
+        out.append(line)
+        if rng.random() < 0.03:
+            out.append("")
+            counts["blank"] += 1
+    with open(f"{dest}/affinity.txt", "w", encoding="utf-8", newline="") as f:
+        f.write("\ufeff" + "\n".join(out) + "\n")
+    return counts
 
 
 if __name__ == "__main__":
