@@ -23,11 +23,17 @@ source names in upper case, decomposed (NFD), with doubled or no-break spaces; t
 another name; repeated pairs (with a lower and a higher score); self-recommendations; a few
 bad scores and bad lines; the last block without its terminator.
 
-Usage: scripts/messy-inputs.py IN_DIR OUT_DIR [--seed N]
-  copies IN_DIR (a generated inputs directory) to OUT_DIR with feed.xml and affinity.txt
-  made messy.
+The app exports are rewritten as other CSV writers write them, with the same content: a
+byte order mark, CRLF line ends, the columns in another order with an unknown one among them
+(quoted text holding commas, quotes and a line break), fields quoted at random. No published
+byte may change for that alone: with --csv-only the feed and the affinity file are copied
+as they are, and the night's content hash must be the clean night's.
+
+Usage: scripts/messy-inputs.py IN_DIR OUT_DIR [--seed N] [--csv-only]
+  copies IN_DIR (a generated inputs directory) to OUT_DIR with feed.xml, affinity.txt and
+  the CSV exports made messy.
 """
-import argparse, random, re, shutil, unicodedata
+import argparse, csv, os, random, re, shutil, unicodedata
 
 ABBREVIATE = [("Saint ", "St. "), ("Sainte-", "Ste-"), ("Fort ", "Ft. "), ("Mount ", "Mt. "), ("Saint-", "St-")]
 SPACES = ["\u00a0", "\u2003", "\u3000"]
@@ -59,8 +65,13 @@ def main():
     p.add_argument("source")
     p.add_argument("dest")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--csv-only", action="store_true", help="copy the feed and the affinity file as they are")
     args = p.parse_args()
     rng = random.Random(args.seed)
+    if args.csv_only:
+        shutil.copytree(args.source, args.dest, ignore=shutil.ignore_patterns("faults"))
+        print(" ".join(f"{k} {v}" for k, v in mess_csv(args.dest, rng).items()))
+        return
     shutil.copytree(args.source, args.dest, ignore=shutil.ignore_patterns("feed.xml", "affinity.txt", "faults"))
     out = open(f"{args.dest}/feed.xml", "w", encoding="utf-8")
     record, buffered = None, []
@@ -144,7 +155,47 @@ def main():
                 out.write(line)
     out.close()
     counts.update(mess_affinity(args.source, args.dest, rng))
+    counts.update(mess_csv(args.dest, rng))
     print(" ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+def mess_csv(dest, rng):
+    """Every CSV export rewritten with the same rows: a BOM, CRLF, reversed columns with an
+    unknown one in the middle, fields quoted at random."""
+    counts = {"csv-files": 0, "quoted": 0}
+    for folder in ("tickets", "playmate"):
+        directory = os.path.join(dest, folder)
+        if not os.path.isdir(directory):
+            continue
+        for name in sorted(os.listdir(directory)):
+            if not name.endswith(".csv"):
+                continue
+            path = os.path.join(directory, name)
+            with open(path, newline="", encoding="utf-8") as f:
+                rows = list(csv.reader(f))
+            if not rows:
+                continue
+            header, body = rows[0], rows[1:]
+            order = list(reversed(range(len(header))))
+
+            def field(text):
+                if rng.random() < 0.3 or any(c in text for c in ',"\r\n'):
+                    counts["quoted"] += 1
+                    return '"' + text.replace('"', '""') + '"'
+                return text
+
+            def line(values, note):
+                cells = [field(values[k]) if k < len(values) else "" for k in order]
+                cells.insert(len(cells) // 2, field(note))
+                return ",".join(cells)
+
+            out = [line(header, "note")]
+            for k, r in enumerate(body):
+                out.append(line(r, f'row {k}, "as exported"\nsecond line' if k % 7 == 0 else ""))
+            with open(path, "w", newline="", encoding="utf-8") as f:
+                f.write("\ufeff" + "\r\n".join(out) + "\r\n")
+            counts["csv-files"] += 1
+    return counts
 
 
 def mess_affinity(source, dest, rng):

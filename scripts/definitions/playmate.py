@@ -31,7 +31,7 @@ class Playmate:
             path = os.path.join(folder, name)
             if not os.path.exists(path):
                 return []
-            with open(path, newline="", encoding="utf-8") as f:
+            with open(path, newline="", encoding="utf-8-sig") as f:
                 return list(csv.DictReader(f))
 
         def age_group(birthday):
