@@ -64,12 +64,14 @@ class Affinity:
                 self.rejects.append((number, "bad-score"))
                 continue
             target, score = int(line[:first]), float(score_text)
+            if not sources:
+                continue  # an unknown source skips its block: its targets are not resolved
             if target not in artists:
                 self.counts["unknown-target"] += 1
                 continue
             if name_key(line[first + 1:last]) != name_key(artists[target]["name"]):
                 self.counts["name-mismatch"] += 1
-            for source in sources or []:
+            for source in sources:
                 if source == target:
                     self.counts["self-recommendation"] += 1
                     continue
