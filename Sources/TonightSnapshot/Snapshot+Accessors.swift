@@ -136,13 +136,13 @@ extension Snapshot {
     /// The cell's calendar for `days` dates from `from` (`YYYY-MM-DD`), one batch read: the
     /// dates with events, in date order (the dates missing from the result are open).
     public func plannerDays(cell: String, from: String, days: Int) throws -> [PlannerDay] {
-        let parts = from.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, days >= 0 else {
+        // Checked here: Foundation's calendar is lenient (2026-02-30 would be March 2).
+        guard let parts = Self.civilDate(from), days >= 0 else {
             throw SnapshotError(file: "planner", "'\(from)' is not a YYYY-MM-DD date", code: .malformed)
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])) else {
+        guard let start = calendar.date(from: DateComponents(year: parts.year, month: parts.month, day: parts.day)) else {
             throw SnapshotError(file: "planner", "'\(from)' is not a YYYY-MM-DD date", code: .malformed)
         }
         let keys = (0..<days).map { k -> String in
@@ -158,6 +158,24 @@ extension Snapshot {
                 throw SnapshotError(file: set.path, "record '\(key)' does not decode as PlannerDay: \(error)")
             }
         }
+    }
+
+    /// A date written `YYYY-MM-DD` that exists in the Gregorian calendar; nil otherwise.
+    static func civilDate(_ text: String) -> (year: Int, month: Int, day: Int)? {
+        let b = Array(text.utf8)
+        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ r: Range<Int>) -> Int? {
+            var n = 0
+            for k in r {
+                guard b[k] >= 0x30, b[k] <= 0x39 else { return nil }
+                n = n * 10 + Int(b[k] - 0x30)
+            }
+            return n
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), (1...12).contains(month) else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let length = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return (1...length).contains(day) ? (year, month, day) : nil
     }
 
     /// Where and when acts like the artist play: the upcoming events of its affinity

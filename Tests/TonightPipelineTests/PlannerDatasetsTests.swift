@@ -124,6 +124,12 @@ import TonightSnapshot
         #expect(try s.plannerDays(cell: "dr5r", from: "2026-01-16", days: 1).isEmpty)  // an open date
         #expect(try s.plannerDay(cell: "dr5r", date: "2026-01-17")?.events.first?.headlinerName == "The Golden Satellites")
         #expect(throws: SnapshotError.self) { try s.plannerDays(cell: "dr5r", from: "15/01/2026", days: 3) }
+        // No calendar's leniency: a date that does not exist, or not written YYYY-MM-DD, is
+        // refused (Foundation would start 2026-02-30's calendar on March 2).
+        for bad in ["2026-02-30", "2026-13-01", "2026-00-10", "2026-1-15", "2026-01-15x", "+2026-01-15", "2026-01-32"] {
+            #expect(throws: SnapshotError.self, "\(bad)") { try s.plannerDays(cell: "dr5r", from: bad, days: 3) }
+        }
+        #expect(try s.plannerDays(cell: "dr5r", from: "2024-02-29", days: 1).isEmpty)  // a leap day
         // Across a month end: 2026-01-30 … 2026-02-05 reaches Toronto's 02-04.
         #expect(try s.plannerDays(cell: "dpz8", from: "2026-01-30", days: 7).map(\.date) == ["2026-02-04"])
     }
