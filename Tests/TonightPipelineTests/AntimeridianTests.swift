@@ -81,6 +81,7 @@ import TonightGeo
                                          runDate: Int(asOf / 86_400))
         let got = try Self.lists(turned, shared: shared), plain = try Self.lists(Self.world(turnedBy: 0), shared: shared)
         var across = 0
+        let lonOf = Dictionary(turned.events.map { ($0.event.id, $0.lon) }, uniquingKeysWith: { a, _ in a })
         for (k, u) in turned.users.enumerated() {
             let want = reference.explore(u)
             #expect(got[k].explore.map { EventID.format($0.id) } == want.map(\.event), "explore of \(u.id)")
@@ -90,7 +91,7 @@ import TonightGeo
             #expect(got[k].tonight.map { EventID.format($0.id) } == wantTonight.map(\.event), "tonight of \(u.id)")
             // Users whose deck holds a date on the other side of the antimeridian.
             if let lon = u.lon, got[k].explore.contains(where: { e in
-                let l = turned.events.first { $0.event.id == e.id }?.lon ?? lon
+                let l = (lonOf[e.id] ?? nil) ?? lon
                 return (l > 0) != (lon > 0) && abs(l - lon) > 180
             }) { across += 1 }
         }

@@ -300,12 +300,14 @@ class Feed:
             e["_start"] = start
             if t is None:
                 e["timeTBA"] = True
-            status = clean(f.get("EventStatus", (None,))[0])
-            if status is not None:
-                if integer(status) is not None:
-                    e["status"] = integer(status)
-                else:
-                    self.warnings["bad-field"] += 1
+            # Optional integers: kept when they are one, else a field warning.
+            for name, field in (("status", "EventStatus"), ("promoter", "PromoterID"), ("starReviews", "StarReviewCount")):
+                text = clean(f.get(field, (None,))[0])
+                if text is not None:
+                    if integer(text) is not None:
+                        e[name] = integer(text)
+                    else:
+                        self.warnings["bad-field"] += 1
             for name, field in (("onsale", "OnsaleDate"), ("presale", "PresaleDate")):
                 e[name], warning = typed(f, field)
                 if warning:
@@ -317,12 +319,6 @@ class Feed:
                     self.warnings[warning] += 1
                 if lo is not None:
                     e["priceMin"], e["priceMax"] = lo / 100, hi / 100
-            promoter = clean(f.get("PromoterID", (None,))[0])
-            if promoter is not None:
-                if integer(promoter) is not None:
-                    e["promoter"] = integer(promoter)
-                else:
-                    self.warnings["bad-field"] += 1
             stars = clean(f.get("Stars", (None,))[0])
             if stars is not None:
                 try:
@@ -332,12 +328,6 @@ class Feed:
                     ok = False
                 if ok:
                     e["stars"] = s
-                else:
-                    self.warnings["bad-field"] += 1
-            reviews = clean(f.get("StarReviewCount", (None,))[0])
-            if reviews is not None:
-                if integer(reviews) is not None:
-                    e["starReviews"] = integer(reviews)
                 else:
                     self.warnings["bad-field"] += 1
             u = url(f.get("PurchaseRequestURL", (None,))[0])
