@@ -5,7 +5,7 @@ import PackageDescription
 //
 //   CLibXML2, CZstd, CZlib, CSystem   C libraries through their headers (shims only)
 //   TonightBase            helpers both the reader and the pipeline need: concurrency primitives,
-//                          UTF-8 key order, name keys, distances and geohashes, quoting, files
+//                          UTF-8 key order, name keys, distances and geohashes, civil dates, quoting, files
 //   TonightSnapshot        the public reader library for services (Foundation, libzstd, Base)
 //   TonightSnapshotWriter  the pipeline's dataset writer (seekable zstd + key index)
 //   TonightCore            pipeline internals: errors, record tables, input streams, hashing, JSON
@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "tonight",
             dependencies: [
-                "TonightPipeline", "TonightCore", "TonightGenerator", "TonightSnapshot",
+                "TonightPipeline", "TonightCore", "TonightBase", "TonightGenerator", "TonightSnapshot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -90,14 +90,14 @@ let package = Package(
         .target(name: "TonightTesting", path: "Tests/TonightTesting"),
         .testTarget(
             name: "TonightFeedTests",
-            dependencies: ["TonightTesting", "TonightFeed", "TonightCore", "TonightGenerator"],
+            dependencies: ["TonightTesting", "TonightFeed", "TonightCore", "TonightBase", "TonightGenerator"],
             resources: [.copy("Resources")]),
         .testTarget(name: "TonightSnapshotTests", dependencies: ["TonightTesting", "TonightSnapshot", "TonightSnapshotWriter", "TonightBase", "TonightGenerator", "CZstd"]),
         .testTarget(name: "TonightBaseTests", dependencies: ["TonightTesting", "TonightBase", "TonightGenerator"]),
         .testTarget(name: "TonightCoreTests", dependencies: ["TonightTesting", "TonightCore", "TonightBase", "TonightGenerator"]),
         .testTarget(name: "TonightAffinityTests", dependencies: ["TonightTesting", "TonightAffinity", "TonightCore", "TonightGenerator"]),
-        .testTarget(name: "TonightExportsTests", dependencies: ["TonightTesting", "TonightExports", "TonightGeo", "TonightCore", "TonightGenerator"]),
-        .testTarget(name: "TonightGeoTests", dependencies: ["TonightTesting", "TonightGeo", "TonightFeed", "TonightCore"]),
+        .testTarget(name: "TonightExportsTests", dependencies: ["TonightTesting", "TonightExports", "TonightGeo", "TonightCore", "TonightBase", "TonightGenerator"]),
+        .testTarget(name: "TonightGeoTests", dependencies: ["TonightTesting", "TonightGeo", "TonightFeed", "TonightCore", "TonightBase"]),
         .testTarget(
             name: "TonightPipelineTests",
             dependencies: ["TonightTesting", 

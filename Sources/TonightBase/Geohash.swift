@@ -35,6 +35,17 @@ package enum Geohash {
         return (180 / Double(1 << latBits), 360 / Double(1 << lonBits))
     }
 
+    /// At least as many as the cells `cells(lat:lon:radiusKm:length:)` lists for the circle
+    /// (its box's rows times columns, plus one of each for the edges), without listing them:
+    /// the reader compares it with a dataset's size before choosing cells or a scan.
+    package static func cellCountBound(lat: Double, radiusKm: Double, length: Int) -> Double {
+        let size = cellSize(length: length)
+        let (dLat, extent) = GeoDistance.circleExtent(lat: lat, radiusKm: radiusKm)
+        let rows = (min(90, lat + dLat) - max(-90, lat - dLat)) / size.lat + 2
+        let columns = min(2 * (extent ?? 180), 360) / size.lon + 2
+        return rows * columns
+    }
+
     /// Every cell of precision `length` that meets the circle of `radiusKm` around the point
     /// (a superset: the cells of its bounding box, `GeoDistance.circleExtent`), sorted.
     ///

@@ -1,3 +1,5 @@
+import TonightBase
+
 /// A record that declares its fields once, in `encode(to:)`; `RecordEncoder` writes that
 /// declaration either as the compact binary table form or as a JSON object (dumps, rejects,
 /// snapshot records), so the two forms cannot drift apart.

@@ -1,4 +1,5 @@
 import TonightCore
+import TonightBase
 
 extension FeedCollector {
     mutating func finishEvent(_ d: RecordDraft) {

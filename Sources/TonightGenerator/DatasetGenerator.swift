@@ -1,6 +1,7 @@
 import Foundation
 import TonightCore
 import TonightGeo
+import TonightBase
 
 /// `generated.json`: what a generated data set is (scale, seed, asOf) and what it holds.
 package struct GeneratedInfo: Codable, Sendable {

@@ -1,4 +1,5 @@
 import TonightCore
+import TonightBase
 
 /// A fault planted in a `--with-faults` copy, with where it is and what must happen to it.
 package struct PlantedFault: Codable, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import TonightCore
+import TonightBase
 
 extension UserExportGenerator {
     mutating func playmate(_ files: inout [String: ByteBuffer], _ planted: inout [PlantedFault], faults: Bool, prefix: String) {

@@ -1,4 +1,5 @@
 import TonightCore
+import TonightBase
 
 /// A POSIX `TZ` rule such as `PST8PDT,M3.2.0,M11.1.0`, `<-03>3` or `MST7`: the footer of a
 /// TZif file (RFC 8536 §3.3), which gives local time for instants after the file's last

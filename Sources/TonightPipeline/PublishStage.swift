@@ -1,6 +1,7 @@
 import Foundation
 import TonightCore
 import TonightSnapshot
+import TonightBase
 
 /// `publish`: gathers the datasets of the upstream stages into a snapshot under
 /// `OUT/snapshots`, validates it and makes it current (snapshots.md). Runs on every run.

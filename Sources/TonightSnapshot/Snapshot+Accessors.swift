@@ -4,7 +4,7 @@ import Foundation
 /// Typed accessors, one per dataset of snapshots.md. A key with no record gives an empty list
 /// (or nil for single records); a dataset missing from the snapshot is an error.
 extension Snapshot {
-    private func items<Item: Decodable>(_ dataset: String, _ key: String, _ type: Item.Type) throws -> [Item] {
+    func items<Item: Decodable>(_ dataset: String, _ key: String, _ type: Item.Type) throws -> [Item] {
         try self.dataset(dataset).value(key: key, as: ItemList<Item>.self)?.items ?? []
     }
 
@@ -43,18 +43,6 @@ extension Snapshot {
 
     /// The open sessions (not started, not full) in one geohash cell, soonest first.
     public func openSessions(cell: String) throws -> [OpenSession] { try items("open_sessions", cell, OpenSession.self) }
-
-    /// The map view: open sessions within `radiusKm` of the point, soonest first. Reads the
-    /// geohash cells (of `precision` characters, the pipeline's `catalog.geohashPrecision`)
-    /// that meet the circle, then checks each session's place.
-    public func openSessions(lat: Double, lon: Double, radiusKm: Double, precision: Int = 4) throws -> [OpenSession] {
-        var out: [OpenSession] = []
-        for cell in Geohash.cells(lat: lat, lon: lon, radiusKm: radiusKm, length: precision) {
-            out += try openSessions(cell: cell).filter { GeoDistance.km(lat, lon, $0.lat, $0.lon) <= radiusKm }
-        }
-        // ISO 8601 instants in one format sort as text.
-        return out.sorted { $0.occursAt != $1.occursAt ? $0.occursAt < $1.occursAt : UTF8Order.less($0.session, $1.session) }
-    }
 
     /// The session `id` (any session, past ones included).
     public func session(id: String) throws -> PlaymateSessionRecord? {
@@ -134,21 +122,17 @@ extension Snapshot {
     }
 
     /// The cell's calendar for `days` dates from `from` (`YYYY-MM-DD`), one batch read: the
-    /// dates with events, in date order (the dates missing from the result are open).
+    /// dates with events, in date order (the dates missing from the result are open). A date
+    /// that does not exist or a `days` outside 0…``maxPlannerDays`` is an `invalidArgument` error.
     public func plannerDays(cell: String, from: String, days: Int) throws -> [PlannerDay] {
-        // Checked here: Foundation's calendar is lenient (2026-02-30 would be March 2).
-        guard let parts = Self.civilDate(from), days >= 0 else {
-            throw SnapshotError(file: "planner", "'\(from)' is not a YYYY-MM-DD date", code: .malformed)
+        // Checked here, not by Foundation's calendar, which is lenient (2026-02-30 was March 2).
+        guard let start = CivilTime.parseDate(from.utf8) else {
+            throw SnapshotError(file: "planner", "'\(SnapshotError.quoted(from))' is not a YYYY-MM-DD date", code: .invalidArgument)
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let start = calendar.date(from: DateComponents(year: parts.year, month: parts.month, day: parts.day)) else {
-            throw SnapshotError(file: "planner", "'\(from)' is not a YYYY-MM-DD date", code: .malformed)
+        guard (0...Self.maxPlannerDays).contains(days) else {
+            throw SnapshotError(file: "planner", "days must be 0 to \(Self.maxPlannerDays), not \(days)", code: .invalidArgument)
         }
-        let keys = (0..<days).map { k -> String in
-            let d = calendar.dateComponents([.year, .month, .day], from: start.addingTimeInterval(Double(k) * 86_400))
-            return cell + "/" + String(format: "%04d-%02d-%02d", d.year!, d.month!, d.day!)
-        }
+        let keys = (0..<days).map { cell + "/" + CivilTime.formatDate(days: start + $0) }
         let set = try dataset("planner")
         return try zip(keys, set.records(keys: keys)).compactMap { key, json in
             guard let json else { return nil }
@@ -160,47 +144,13 @@ extension Snapshot {
         }
     }
 
-    /// A date written `YYYY-MM-DD` that exists in the Gregorian calendar; nil otherwise.
-    static func civilDate(_ text: String) -> (year: Int, month: Int, day: Int)? {
-        let b = Array(text.utf8)
-        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return nil }
-        func number(_ r: Range<Int>) -> Int? {
-            var n = 0
-            for k in r {
-                guard b[k] >= 0x30, b[k] <= 0x39 else { return nil }
-                n = n * 10 + Int(b[k] - 0x30)
-            }
-            return n
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), (1...12).contains(month) else { return nil }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let length = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        return (1...length).contains(day) ? (year, month, day) : nil
-    }
+    /// The most days one `plannerDays(cell:from:days:)` reads: a year and a day, more than any
+    /// calendar view shows (a larger count would only build keys the dataset cannot hold).
+    public static let maxPlannerDays = 366
 
     /// Where and when acts like the artist play: the upcoming events of its affinity
     /// neighbours (score at least the pipeline's `planner.minScore`), soonest first.
     public func similarDates(artist: Int64) throws -> [SimilarDate] {
         try items("similar_dates", String(artist), SimilarDate.self)
-    }
-
-    /// Upcoming events at venues within `radiusKm` of the point, soonest first, each with its
-    /// distance. Reads the geohash cells that meet the circle, then checks each venue's place.
-    public func nearby(lat: Double, lon: Double, radiusKm: Double, precision: Int = 4) throws -> [NearbyMatch] {
-        var venueDistance: [Int64: Double?] = [:]
-        var out: [NearbyMatch] = []
-        for cell in Geohash.cells(lat: lat, lon: lon, radiusKm: radiusKm, length: precision) {
-            for e in try items("nearby", cell, NearbyEvent.self) {
-                if venueDistance[e.venue] == nil {
-                    let v = try venue(id: e.venue)
-                    venueDistance[e.venue] = v.flatMap { v in
-                        guard let vlat = v.lat, let vlon = v.lon else { return nil }
-                        return GeoDistance.km(lat, lon, vlat, vlon)
-                    }
-                }
-                if let d = venueDistance[e.venue] ?? nil, d <= radiusKm { out.append(NearbyMatch(event: e, distanceKm: d)) }
-            }
-        }
-        return out.sorted { ($0.event.startsAt, $0.event.event) < ($1.event.startsAt, $1.event.event) }
     }
 }

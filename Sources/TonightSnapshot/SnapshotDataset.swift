@@ -84,6 +84,18 @@ public final class SnapshotDataset: @unchecked Sendable {
         }
     }
 
+    /// The key of the first record (nil for an empty dataset): one frame read, through the cache.
+    func firstKey() throws -> String? {
+        guard count > 0, store.frameCount > 0 else { return nil }
+        let frame = try decodedFrame(FrameStore.Ref(index: 0, entry: nil))
+        guard frame.lineCount > 0 else { return nil }
+        let line = Array(frame.line(0)), prefix = Array(#"{"key":"#.utf8)
+        guard line.starts(with: prefix), let (key, _) = line.withUnsafeBufferPointer({ JSONKey.decode($0, at: prefix.count) }) else {
+            throw SnapshotError(file: path, "the first record does not start with {\"key\":\"…\"")
+        }
+        return String(decoding: key, as: UTF8.self)
+    }
+
     /// Reads every frame once into the cache (to warm a long-lived reader).
     public func forEachFrame() throws {
         try store.forEachFrame { i, f, _ in cache.put(i, f) }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TonightCore
 import TonightPipeline
+import TonightBase
 
 /// Options shared by the commands that touch the run store.
 struct StoreOptions: ParsableArguments {

@@ -4,6 +4,7 @@ import Foundation
 import TonightCore
 import TonightGenerator
 import TonightPipeline
+import TonightBase
 
 /// The options `tonight run` and `tonight merge` share: where the inputs and snapshots are,
 /// the run instant, publishing and threads.

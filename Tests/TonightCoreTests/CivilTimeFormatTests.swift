@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TonightCore
 import TonightGenerator
+import TonightBase
 
 /// `CivilTime`'s text of instants and dates, written digit by digit, against the plain
 /// formatting it replaced (a padded string per field, joined): the same text for every

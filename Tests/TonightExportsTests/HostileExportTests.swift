@@ -4,6 +4,7 @@ import TonightTesting
 import TonightCore
 import TonightGeo
 @testable import TonightExports
+import TonightBase
 
 /// Exports an attacker or a broken exporter would send: every numeric field has a range, ids
 /// are ids, a header names each column once, every row has the header's fields, and an

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TonightCore
 @testable import TonightFeed
+import TonightBase
 
 @Suite struct NormalisationTests {
     @Test func trimsAndTreatsEmptyAsAbsent() throws {

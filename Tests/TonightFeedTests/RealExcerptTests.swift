@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TonightCore
 @testable import TonightFeed
+import TonightBase
 
 /// The real 2012 excerpt: every field of every record, exactly as feed.md and snapshots.md say.
 @Suite struct RealExcerptTests {

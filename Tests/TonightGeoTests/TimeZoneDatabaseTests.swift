@@ -3,6 +3,7 @@ import Testing
 import TonightTesting
 import TonightCore
 @testable import TonightGeo
+import TonightBase
 
 /// The TZif reader against the system's own `zdump`, which reads the same files with the C
 /// library's code: every transition it lists in 2012–2030, and 2040–2060 (past the last

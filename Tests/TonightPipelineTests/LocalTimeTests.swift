@@ -4,6 +4,7 @@ import TonightCore
 import TonightGeo
 import TonightSnapshot
 @testable import TonightPipeline
+import TonightBase
 
 /// Local start times come from the system's IANA database: they agree with `date` under `TZ=`,
 /// the database's version is recorded and enters the geocode stage's fingerprint, and a

@@ -3,6 +3,7 @@ import Logging
 import TonightCore
 @_exported import TonightTesting
 @testable import TonightPipeline
+import TonightBase
 
 let asOf = CivilTime.parseInstant("2026-01-15T06:00:00Z")!
 

@@ -130,6 +130,13 @@ import TonightSnapshot
             #expect(throws: SnapshotError.self, "\(bad)") { try s.plannerDays(cell: "dr5r", from: bad, days: 3) }
         }
         #expect(try s.plannerDays(cell: "dr5r", from: "2024-02-29", days: 1).isEmpty)  // a leap day
+        // A count of days outside 0…366 is refused (a billion built a billion keys first).
+        for days in [-1, Snapshot.maxPlannerDays + 1, 1_000_000_000] {
+            #expect(throws: SnapshotError.self, "\(days)") { try s.plannerDays(cell: "dr5r", from: "2026-01-14", days: days) }
+        }
+        #expect(try s.plannerDays(cell: "dr5r", from: "2026-01-14", days: 0).isEmpty)
+        let year = try s.plannerDays(cell: "dr5r", from: "2026-01-14", days: Snapshot.maxPlannerDays)
+        #expect(Array(year.prefix(3)) == days && year.map(\.date) == year.map(\.date).sorted())
         // Across a month end: 2026-01-30 … 2026-02-05 reaches Toronto's 02-04.
         #expect(try s.plannerDays(cell: "dpz8", from: "2026-01-30", days: 7).map(\.date) == ["2026-02-04"])
     }
