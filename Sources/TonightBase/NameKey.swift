@@ -57,7 +57,17 @@ package enum NameKey {
     /// Foundation leaves. A scalar of the result that still changes when case-folded
     /// (`changesWhenCaseFolded`) takes the lower case of its upper case when that is folded,
     /// else its upper case (Cherokee); the result is composed again (NFKC).
-    static func completingFold(_ s: String) -> String {
+    static func completingFold(_ s: String) -> String { completingFold(s, compatibility: true) }
+
+    /// Unicode's full case folding of `s`, composed (NFC): what "compared case-insensitively"
+    /// compares (default caseless matching), without NFKC's compatibility mappings. "Straße"
+    /// and "STRASSE" give "strasse", Cherokee small letters their capitals, "ΣΑΣ" "σασ".
+    package static func caseFolded(_ s: String) -> String {
+        completingFold(s.folding(options: [.caseInsensitive], locale: nil), compatibility: false).precomposedStringWithCanonicalMapping
+    }
+
+    /// `completingFold`, composing the result with NFKC (`compatibility`) or NFC.
+    static func completingFold(_ s: String, compatibility: Bool) -> String {
         guard s.unicodeScalars.contains(where: { $0.value >= 0x80 && $0.properties.changesWhenCaseFolded }) else { return s }
         var out = String.UnicodeScalarView()
         for c in s.unicodeScalars {
@@ -69,6 +79,6 @@ package enum NameKey {
             let folded = { (t: String) in !t.unicodeScalars.contains { $0.properties.changesWhenCaseFolded } }
             out.append(contentsOf: (folded(lowerOfUpper) ? lowerOfUpper : folded(upper) ? upper : String(c)).unicodeScalars)
         }
-        return String(out).precomposedStringWithCompatibilityMapping
+        return compatibility ? String(out).precomposedStringWithCompatibilityMapping : String(out).precomposedStringWithCanonicalMapping
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TonightCore
+import TonightBase
 
 /// What load-playmate produces.
 package struct PlaymateExport: Sendable {
@@ -25,14 +26,17 @@ package struct PlaymateLoader {
         self.runDate = runDate
     }
 
-    /// Sports are free text compared case-insensitively after trimming.
+    /// Sports are free text compared case-insensitively after trimming: the key is the
+    /// trimmed text's full case folding (`NameKey.caseFolded`), so "Straße" and "STRASSE" are
+    /// one sport, as are Cherokee's small and capital letters. Until 2026-11-28 the key was
+    /// the lower case, which keeps "straße" and "strasse" (and the two Cherokee cases) apart.
     package static func sportKey(_ s: String) -> String {
         var s = s
         // ASCII text (nearly every sport): Foundation's `.whitespaces` there are the space and
-        // the tab, and lowercasing maps A–Z only. Foundation's trimming, through an
-        // `NSString`, was a seventh of the stage's CPU.
+        // the tab, and folding maps A–Z only. Foundation's trimming, through an `NSString`,
+        // was a seventh of the stage's CPU.
         if let fast = s.withUTF8({ asciiSportKey($0) }) { return fast }
-        return s.trimmingCharacters(in: .whitespaces).lowercased()
+        return NameKey.caseFolded(s.trimmingCharacters(in: .whitespaces))
     }
 
     /// `sportKey` of ASCII bytes; nil for anything else.

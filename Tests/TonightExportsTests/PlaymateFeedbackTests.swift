@@ -3,6 +3,7 @@ import Testing
 import TonightTesting
 import TonightCore
 @testable import TonightExports
+import TonightBase
 
 /// `feedback.csv` (issue 16): the standing answer of each player and session is the last row;
 /// bad answers and reasons are rejects with their line; unknown players and sessions are
@@ -47,6 +48,23 @@ import TonightCore
         #expect(r.counts["feedback-repeated"] == 1)
         #expect(r.rows["feedback.csv"] == 6)
         #expect(r.rejects.isEmpty)
+    }
+
+    /// Sports compare case-insensitively (user-data.md): a session's sport and a quiz's
+    /// avoided sport written in other cases get one key, also where the lower case is not the
+    /// folding (ß, Cherokee, final sigma; until 2026-11-28 they were three pairs of sports).
+    @Test func sportsInAnyCaseAreOneSport() throws {
+        var files = Self.base
+        files["sessions.csv"] = "session_id,sport,creator_id,occurs_at,lat,lon,capacity\n"
+            + "s1,Stra\u{DF}enfu\u{DF}ball,p3,2026-02-01T18:00:00Z,40,-74,4\ns2,STRASSENFUSSBALL,p3,2026-02-02T18:00:00Z,40,-74,4\n"
+            + "s3,\u{13A0}\u{13A1},p3,2026-02-03T18:00:00Z,40,-74,4\ns4,\u{AB70}\u{AB71},p3,2026-02-03T18:00:00Z,40,-74,4\n"
+        files["quiz.csv"] = "user_id,lat,lon,play_sports,avoid_sports,genders,age_groups\np1,40,-74,\u{AB70}\u{AB71},strassenfussball,,\n"
+        let r = try PlaymateLoader(runDate: CivilTime.parseDate(Array("2026-01-15".utf8))!).load(directory: HostileExportTests.directory(files))
+        let sport = Dictionary(uniqueKeysWithValues: r.sessions.map { ($0.id, $0.sport) })
+        #expect(sport["s1"] == sport["s2"] && sport["s3"] == sport["s4"] && sport["s1"] != sport["s3"], "\(sport)")
+        let quiz = try #require(r.players.first { $0.id == "p1" }?.quiz)
+        #expect(quiz.avoidSports == [sport["s1"]!] && quiz.playSports == [sport["s3"]!], "\(quiz)")
+        #expect(r.sessions.first { $0.id == "s1" }?.sportLabel == "Stra\u{DF}enfu\u{DF}ball")  // shown as written
     }
 
     /// The quiz's lists split at the `|` scalar, also where a combining mark follows it (one

@@ -2,9 +2,11 @@ import Foundation
 import Testing
 @testable import TonightExports
 import TonightGenerator
+import TonightTesting
 
 /// `PlaymateLoader.sportKey` on ASCII text (its own loop) against the Foundation trimming and
-/// lowercasing it stands in for, and non-ASCII text through Foundation as before.
+/// lowercasing it stands in for, and non-ASCII text against Unicode's full case folding (the
+/// cross-check's definition: Python's `str.casefold`, NFC).
 @Suite struct SportKeyTests {
     static func reference(_ s: String) -> String { s.trimmingCharacters(in: .whitespaces).lowercased() }
 
@@ -31,8 +33,56 @@ import TonightGenerator
         }
     }
 
-    @Test(arguments: ["Pétanque", " ÉQUIPE ", "\u{A0}Judo\u{A0}", "Straße", "Kendō\u{2003}", "İstanbul run"])
-    func otherTextGoesThroughFoundation(_ s: String) {
-        #expect(PlaymateLoader.sportKey(s) == Self.reference(s))
+    /// Trimmed as before; folded, not lower-cased: until 2026-11-28 "Straße" kept its ß and
+    /// Cherokee its two cases, so a player avoiding "STRASSENFUSSBALL" was offered "Straßenfußball".
+    static let foldingCases: [(String, String)] = [
+        ("Pétanque", "pétanque"), (" ÉQUIPE ", "équipe"), ("\u{A0}Judo\u{A0}", "judo"), ("Kendō\u{2003}", "kendō"),
+        ("Straßenfußball", "strassenfussball"), ("STRASSENFUSSBALL", "strassenfussball"), ("ΣΑΣ", "σασ"), ("σας", "σασ"),
+        ("\u{13A0}\u{13A1}", "\u{13A0}\u{13A1}"), ("\u{AB70}\u{AB71}", "\u{13A0}\u{13A1}"), ("\u{1C80}olo", "\u{432}olo"),
+        ("İstanbul run", "i\u{307}stanbul run"), ("\u{FB00} Ball", "ff ball"),
+    ]
+
+    @Test(arguments: foldingCases)
+    func otherTextIsCaseFolded(_ s: String, _ key: String) {
+        #expect(PlaymateLoader.sportKey(s) == key, "\(s.debugDescription)")
+    }
+
+    /// Every scalar Python's Unicode assigns, between two letters (NFC, as the loader's text
+    /// rule hands it over), gets the cross-check definition's key.
+    @Test(.enabled(if: ExternalTool.python3.isAvailable))
+    func everyScalarFoldsAsTheDefinitionSays() throws {
+        let script = """
+            import sys, unicodedata
+            sys.path.insert(0, "\(packageRoot.appendingPathComponent("scripts").path)")
+            from definitions.playmate import sport_key
+            out = []
+            for c in range(0x80, 0x110000):
+                if 0xD800 <= c < 0xE000 or unicodedata.category(chr(c)) in ("Cn", "Zs"):
+                    continue
+                s = unicodedata.normalize("NFC", "a" + chr(c) + "b")
+                out.append("%s %s" % (",".join(str(ord(x)) for x in s), ",".join(str(ord(x)) for x in sport_key(s))))
+            print("\\n".join(out))
+            """
+        let file = temporaryDirectory("sportfold").appendingPathComponent("keys.py")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        let result = try shell("python3 '\(file.path)'")
+        try #require(result.status == 0)
+        func scalars(_ text: Substring) -> String {
+            var s = String.UnicodeScalarView()
+            for v in text.split(separator: ",") { s.append(Unicode.Scalar(UInt32(v)!)!) }
+            return String(s)
+        }
+        var checked = 0, wrong: [String] = []
+        for line in result.output.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2 else { Issue.record("bad line \(line)"); return }
+            let text = scalars(parts[0])
+            if PlaymateLoader.sportKey(text).unicodeScalars.map(\.value) != scalars(parts[1]).unicodeScalars.map(\.value) {
+                wrong.append(parts[0].split(separator: ",").dropFirst().first.map { String(UInt32($0)!, radix: 16) } ?? "?")
+            }
+            checked += 1
+        }
+        #expect(checked > 280_000)
+        #expect(wrong.isEmpty, "\(wrong.count) scalars fold otherwise: U+\(wrong.prefix(20).joined(separator: ", U+"))")
     }
 }

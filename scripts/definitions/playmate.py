@@ -18,7 +18,8 @@ def clean(text):
 
 
 def sport_key(text):
-    return text.strip(" \t").lower()
+    """user-data.md: sports are compared case-insensitively after trimming (full case folding)."""
+    return unicodedata.normalize("NFC", text.strip(" \t").casefold())
 
 
 class Playmate:
