@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 
 /// City-name normalisation of geocoding.md: case folding, accents stripped, punctuation and
 /// spaces collapsed, the usual abbreviations expanded (`St.` → Saint, `Ft.` → Fort,
@@ -8,19 +9,45 @@ package enum PlaceName {
 
     package static func normalize(_ s: String) -> String {
         if let fast = asciiNormalize(s) { return fast }
-        let folded = s.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
+        return words(generalFold(s))
+    }
+
+    /// Case folded (Unicode's full folding), compatibility-decomposed (NFKD), nonspacing marks
+    /// dropped, composed again (NFKC): the cross-check's definition. Until 2026-11-28 this was
+    /// Foundation's diacritic-, case- and width-insensitive folding, which keeps compatibility
+    /// forms ("ﬁ", "²", "Ĳ", "ª", "ʰ", "Ⅻ", "①") and some marks, and lower-cases (Cherokee);
+    /// `PlaceNameScalarTests` compares every assigned scalar with the definition.
+    static func generalFold(_ s: String) -> String {
+        var kept = String.UnicodeScalarView()
+        for c in NameKey.caseFolded(s).decomposedStringWithCompatibilityMapping.unicodeScalars
+        where c.properties.generalCategory != .nonspacingMark {
+            kept.append(c)
+        }
+        return String(kept).precomposedStringWithCompatibilityMapping
+    }
+
+    /// Words of letters (general category L) and numbers (any numeric type), one space
+    /// between, the usual abbreviations expanded.
+    static func words(_ folded: String) -> String {
         var words: [String] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         for u in folded.unicodeScalars {
-            if u.properties.isAlphabetic || u.properties.numericType != nil {
-                current.unicodeScalars.append(u)
+            if isWordScalar(u) {
+                current.append(u)
             } else if !current.isEmpty {
-                words.append(current)
-                current = ""
+                words.append(String(current))
+                current = String.UnicodeScalarView()
             }
         }
-        if !current.isEmpty { words.append(current) }
+        if !current.isEmpty { words.append(String(current)) }
         return words.map { abbreviations[$0] ?? $0 }.joined(separator: " ")
+    }
+
+    static func isWordScalar(_ u: Unicode.Scalar) -> Bool {
+        switch u.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: return true
+        default: return u.properties.numericType != nil
+        }
     }
 
     /// The same for pure-ASCII names without Foundation (nearly all of them): words of

@@ -96,14 +96,9 @@ import TonightTesting
         #expect(geocoder.place(country: "US", city: "Springfield", state: "IL", zip: nil).timeZone == "America/Chicago")
     }
 
-    /// The general path of `PlaceName.normalize` (Foundation folding, Unicode word
-    /// characters, abbreviations), the reference of the ASCII path.
-    static func slowNormalize(_ name: String) -> String {
-        let folded = name.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
-        let words = folded.unicodeScalars.split { !($0.properties.isAlphabetic || $0.properties.numericType != nil) }
-            .map { String(String.UnicodeScalarView($0)) }
-        return words.map { PlaceName.abbreviations[$0] ?? $0 }.joined(separator: " ")
-    }
+    /// The general path of `PlaceName.normalize` (full case folding, NFKD without nonspacing
+    /// marks, Unicode word characters, abbreviations), the reference of the ASCII path.
+    static func slowNormalize(_ name: String) -> String { PlaceName.words(PlaceName.generalFold(name)) }
 
     /// Random ASCII names built from pieces that matter (the four abbreviations in any case,
     /// words that only start like them, separators, digits, every ASCII byte).
