@@ -210,14 +210,20 @@ struct CSVRow {
 }
 
 extension CSVFile {
-    /// Every record after the header: syntax errors are rejected here; `body` gets the row and
-    /// a function that rejects it with a reason. Returns the number of data rows.
+    /// Every record after the header: syntax errors are rejected here, and so is a row whose
+    /// `text` columns (free text the outputs repeat) are not UTF-8 (`bad-utf8`); `body` gets
+    /// the row and a function that rejects it with a reason. Returns the number of data rows.
+    ///
+    /// Until 2026-11-28 a Latin-1 or Windows-1252 export's "Café" was published as "Caf\u{FFFD}"
+    /// (invalid bytes replaced without a word); ids, numbers and enumerations were checked
+    /// already, by their own parsers.
     func forEachRow(
-        required: [String], rejects: inout [ExportReject], _ body: (CSVRow, (String, String) -> Void) throws -> Void
+        required: [String], text: [String] = [], rejects: inout [ExportReject], _ body: (CSVRow, (String, String) -> Void) throws -> Void
     ) throws -> Int {
         try withRecords(required: required) { reader, cols, _ -> Int in
             var rec = CSVReader.Record()
             var n = 0
+            let textColumns = text.compactMap { name in cols[name].map { (name, $0) } }
             while reader.next(into: &rec) {
                 n += 1
                 let line = rec.line
@@ -230,6 +236,9 @@ extension CSVFile {
                     reject("bad-csv", e)
                 } else if rec.fields.count != columnCount {
                     rowRejects.append(fieldCountReject(line: line, got: rec.fields.count))
+                } else if let (name, at, byte) = Self.firstInvalidUTF8(rec, textColumns) {
+                    reject("bad-utf8", "column '\(name)' is not UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)) at byte \(at + 1) "
+                        + "of the field): export the file as UTF-8 (user-data.md)")
                 } else {
                     try body(CSVRow(record: rec, columns: cols), reject)
                 }
@@ -237,6 +246,33 @@ extension CSVFile {
             }
             return n
         }
+    }
+}
+
+extension CSVFile {
+    /// The first of `columns` whose field is not UTF-8: its name, the offset of the first bad
+    /// byte and that byte. ASCII fields (nearly all) cost one pass over their bytes.
+    static func firstInvalidUTF8(_ rec: CSVReader.Record, _ columns: [(String, Int)]) -> (String, Int, UInt8)? {
+        for (name, c) in columns where c < rec.fields.count {
+            let f = rec.fields[c]
+            guard let high = f.firstIndex(where: { $0 >= 0x80 }) else { continue }
+            if String(validating: UnsafeBufferPointer(rebasing: f[high...]), as: UTF8.self) != nil { continue }
+            var at = high
+            // The first byte where a decoder of the field stops: step over valid sequences.
+            var it = UnsafeBufferPointer(rebasing: f[high...]).makeIterator()
+            var decoder = UTF8()
+            var offset = high
+            loop: while true {
+                let before = offset
+                switch decoder.decode(&it) {
+                case .scalarValue(let u): offset += UTF8.width(u)
+                case .emptyInput: break loop
+                case .error: at = before; break loop
+                }
+            }
+            return (name, at, f[at])
+        }
+        return nil
     }
 }
 

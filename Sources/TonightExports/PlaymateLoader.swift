@@ -100,7 +100,7 @@ package struct PlaymateLoader {
         // quiz.csv: one row per user who took the quiz.
         let quizFile = try open("quiz.csv")
         bad = []
-        rows["quiz.csv"] = try quizFile.forEachRow(required: ["user_id"], rejects: &bad) { row, reject in
+        rows["quiz.csv"] = try quizFile.forEachRow(required: ["user_id"], text: ["play_sports", "avoid_sports"], rejects: &bad) { row, reject in
             // Split at the `|` scalar: a `|` followed by a combining mark is one `Character`.
             func list(_ name: String) -> [String] {
                 (Field.text(row[name]) ?? "").unicodeScalars.split(separator: "|").compactMap { TextNormalizer.clean(String($0)) }
@@ -127,7 +127,7 @@ package struct PlaymateLoader {
         var sessionIndex = IDIndex(capacity: sessionsFile.byteCount / 80)
         bad = []
         let required = ["session_id", "sport", "creator_id", "occurs_at", "lat", "lon", "capacity"]
-        rows["sessions.csv"] = try sessionsFile.forEachRow(required: required, rejects: &bad) { row, reject in
+        rows["sessions.csv"] = try sessionsFile.forEachRow(required: required, text: ["sport", "skill_level", "location_name"], rejects: &bad) { row, reject in
             guard let id = Self.id(row["session_id"], "session_id", reject) else { return }
             guard let sport = Field.text(row["sport"]) else { reject("missing-field", "sport is empty"); return }
             guard sport.utf8.count <= 200 else { reject("bad-value", "sport is longer than 200 bytes"); return }

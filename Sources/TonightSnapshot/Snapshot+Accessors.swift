@@ -72,8 +72,10 @@ extension Snapshot {
 
     /// Search as you type: the most favoured artists whose normalised name starts with the
     /// normalised `prefix`. Prefixes up to `maxPrefix` scalars (4 by default) are precomputed;
-    /// a longer prefix filters the list of its first `maxPrefix` scalars by name.
+    /// a longer prefix filters the list of its first `maxPrefix` scalars by name. A `maxPrefix`
+    /// below 1 is an `invalidArgument` error.
     public func suggestArtists(prefix: String, maxPrefix: Int = 4) throws -> [ArtistSummary] {
+        try Self.checkMaxPrefix(maxPrefix, "artist_suggest")
         var key = NameKey.general(prefix)
         if !key.isEmpty, let last = prefix.unicodeScalars.last, last.properties.isWhitespace { key += " " }
         guard !key.isEmpty else { return [] }
@@ -84,12 +86,23 @@ extension Snapshot {
         return try items("artist_suggest", short, ArtistSummary.self).filter { NameKey.hasPrefix(NameKey.general($0.name), key) }
     }
 
+    /// A `maxPrefix` below 1 is an `invalidArgument` error (it trapped until 2026-11-28: a
+    /// negative one cut a range or a prefix of negative length).
+    static func checkMaxPrefix(_ maxPrefix: Int, _ dataset: String) throws {
+        guard maxPrefix >= 1 else {
+            throw SnapshotError(file: dataset, "maxPrefix must be at least 1 (the pipeline's precomputed prefix length), not \(maxPrefix)",
+                                code: .invalidArgument)
+        }
+    }
+
     /// Search as you type over upcoming events: the most popular events with a word (of the
     /// event's name, its performers' names, its venue's name or city) starting with the word
     /// being typed (the query's last word, normalised like artist names, punctuation trimmed).
     /// Prefixes up to `maxPrefix` scalars (4 by default) are precomputed; a longer word, or
-    /// earlier words, filter that list by the event's name and city.
+    /// earlier words, filter that list by the event's name and city. A `maxPrefix` below 1 is
+    /// an `invalidArgument` error.
     public func searchEvents(prefix: String, maxPrefix: Int = 4) throws -> [EventMatch] {
+        try Self.checkMaxPrefix(maxPrefix, "event_search")
         let words = NameKey.words(ofKey: NameKey.general(prefix))
         guard let last = words.last else { return [] }
         var key = ""

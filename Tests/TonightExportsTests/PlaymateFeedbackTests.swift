@@ -67,6 +67,38 @@ import TonightBase
         #expect(r.sessions.first { $0.id == "s1" }?.sportLabel == "Stra\u{DF}enfu\u{DF}ball")  // shown as written
     }
 
+    /// An export written in Latin-1 or Windows-1252 (against user-data.md's UTF-8): the rows
+    /// whose free text is not UTF-8 are rejected with their line and column, never published
+    /// with U+FFFD in place of the bytes (until 2026-11-28, "Caf\u{FFFD}"); UTF-8 text and the
+    /// other rows load.
+    @Test func textThatIsNotUTF8IsRejected() throws {
+        var files = Self.base
+        files["sessions.csv"] = nil
+        files["quiz.csv"] = nil
+        let dir = HostileExportTests.directory(files)
+        let sessions = Array("session_id,sport,creator_id,occurs_at,lat,lon,capacity,location_name,skill_level\n".utf8)
+            + Array("s1,Tennis,p3,2026-02-01T18:00:00Z,40,-74,4,Caf".utf8) + [0xE9] + Array(",\n".utf8)  // Latin-1 é
+            + Array("s2,Tennis,p3,2026-02-01T18:00:00Z,40,-74,4,Café,\n".utf8)  // UTF-8 é
+            + Array("s3,P".utf8) + [0xE9] + Array("tanque,p3,2026-02-01T18:00:00Z,40,-74,4,,\n".utf8)
+            + Array("s4,Golf,p3,2026-02-01T18:00:00Z,40,-74,4,Park,".utf8) + [0x93, 0x41, 0x94] + Array("\n".utf8)  // cp1252 quotes
+            + Array("s5,Golf,p3,2026-02-01T18:00:00Z,40,-74,4,x".utf8) + [0xE2, 0x82] + Array(",\n".utf8)  // cut sequence
+        try Data(sessions).write(to: dir.appendingPathComponent("sessions.csv"))
+        let quiz = Array("user_id,lat,lon,play_sports,avoid_sports,genders,age_groups\np1,40,-74,Tennis|P".utf8) + [0xE9]
+            + Array("tanque,,,\np2,40,-74,Tennis|Pétanque,,,\n".utf8)
+        try Data(quiz).write(to: dir.appendingPathComponent("quiz.csv"))
+        var loader = PlaymateLoader(runDate: CivilTime.parseDate(Array("2026-01-15".utf8))!)
+        loader.maxRejectShare = 1
+        let r = try loader.load(directory: dir)
+        #expect(r.rejects.map { "\($0.file):\($0.line) \($0.reason)" } == [
+            "quiz.csv:2 bad-utf8", "sessions.csv:2 bad-utf8", "sessions.csv:4 bad-utf8", "sessions.csv:5 bad-utf8", "sessions.csv:6 bad-utf8",
+        ], "\(r.rejects)")
+        #expect(r.rejects.map(\.detail).contains { $0.contains("column 'location_name'") && $0.contains("0xE9 at byte 4") }, "\(r.rejects.map(\.detail))")
+        #expect(r.rejects.map(\.detail).contains { $0.contains("column 'location_name'") && $0.contains("0xE2 at byte 2") })
+        #expect(r.sessions.map(\.id) == ["s2"] && r.sessions.first?.locationName == "Café")
+        #expect(r.players.first { $0.id == "p2" }?.quiz?.playSports == ["tennis", "pétanque"])
+        #expect(r.players.first { $0.id == "p1" }?.quiz == nil)
+    }
+
     /// The quiz's lists split at the `|` scalar, also where a combining mark follows it (one
     /// `Character` with the bar): two sports, as the cross-check's definition reads them.
     @Test func quizListsSplitAtTheBarScalar() throws {

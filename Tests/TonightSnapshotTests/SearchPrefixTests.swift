@@ -36,4 +36,15 @@ import Testing
         #expect(try s.searchEvents(prefix: "chicago abcd").map(\.event) == ["00000000000000A1", "00000000000000A2"])
         #expect(try s.searchEvents(prefix: "chicago abcdq").map(\.event) == ["00000000000000A1"])
     }
+
+    /// A `maxPrefix` below 1 is refused; a negative one trapped (a range or prefix of negative
+    /// length) until 2026-11-28, taking the service down.
+    @Test(arguments: [0, -1, Int.min])
+    func aMaxPrefixBelowOneIsRefused(_ maxPrefix: Int) throws {
+        let s = Self.snapshot
+        for query in ["abcdqr", "ab", "chicago abcdq"] {
+            #expect { try s.suggestArtists(prefix: query, maxPrefix: maxPrefix) } throws: { ($0 as? SnapshotError)?.code == .invalidArgument }
+            #expect { try s.searchEvents(prefix: query, maxPrefix: maxPrefix) } throws: { ($0 as? SnapshotError)?.code == .invalidArgument }
+        }
+    }
 }
