@@ -152,7 +152,7 @@ extension Snapshot {
             do {
                 return try JSONDecoder().decode(PlannerDay.self, from: Data(json))
             } catch {
-                throw SnapshotError(file: set.path, "record '\(key)' does not decode as PlannerDay: \(error)")
+                throw SnapshotError(file: set.path, "record '\(SnapshotError.quoted(key))' does not decode as PlannerDay: \(error)")
             }
         }
     }

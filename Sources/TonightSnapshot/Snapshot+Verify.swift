@@ -90,7 +90,7 @@ extension Snapshot {
     public func verify(dataset name: String) -> VerificationReport {
         if let problem = unavailable[name] { return VerificationReport(datasets: 1, problems: [problem]) }
         guard let d = datasets[name] else {
-            return VerificationReport(problems: [SnapshotError(file: directory.path, "no dataset '\(name)' in snapshot \(id)", code: .missing)])
+            return VerificationReport(problems: [SnapshotError(file: directory.path, "no dataset '\(SnapshotError.quoted(name))' in snapshot \(id)", code: .missing)])
         }
         return check([DatasetCheck(dataset: d, rules: [], collectKeys: false)], targets: [:], sha256: { try SHA256.file($0) },
                      runBytes: DatasetCheck.runBytes)[0].report

@@ -68,7 +68,7 @@ public final class Snapshot: Sendable {
         guard let d = datasets[name] else {
             throw SnapshotError(
                 file: directory.path,
-                "no dataset '\(name)' in snapshot \(id) (it has: \(datasets.keys.sorted().joined(separator: ", ")))")
+                "no dataset '\(SnapshotError.quoted(name))' in snapshot \(id) (it has: \(datasets.keys.sorted().joined(separator: ", ")))")
         }
         return d
     }

@@ -80,7 +80,7 @@ public final class SnapshotDataset: @unchecked Sendable {
         do {
             return try JSONDecoder().decode(T.self, from: Data(json))
         } catch {
-            throw SnapshotError(file: path, "record '\(key)' does not decode as \(T.self): \(error)")
+            throw SnapshotError(file: path, "record '\(SnapshotError.quoted(key))' does not decode as \(T.self): \(error)")
         }
     }
 

@@ -96,6 +96,32 @@ import Testing
         #expect(throws: SnapshotError.self) { try SnapshotDirectory(root: root).currentID() }
     }
 
+    /// A dataset name or key from a caller is repeated in errors escaped and cut (a service
+    /// logs them): until 2026-11-28 `dataset(_:)` and `value(key:)` repeated them raw.
+    @Test func namesInErrorsAreQuoted() throws {
+        let root = temporaryDirectory("snap-quoted")
+        let hostile = "a\u{1b}[2J\nb" + String(repeating: "z", count: 300)
+        var json = Array(#"{"key":"#.utf8)
+        JSONKey.appendEncoded(hostile, to: &json)
+        json += Array(#","items":"not a list"}"#.utf8)
+        let id = try SnapshotFixture.write(root: root, id: "20260115T060000Z-00000001", datasets: ["x": [(hostile, json)]])
+        let s = try Snapshot.open(id: id, in: root)
+        func expectQuoted(_ body: () throws -> Void) {
+            do {
+                try body()
+                Issue.record("no error")
+            } catch let e as SnapshotError {
+                #expect(!e.message.contains("\u{1b}") && !e.message.contains("\n") && e.message.contains("a\\u{1B}[2J\\nb"), "\(e)")
+                #expect(!e.message.contains(String(repeating: "z", count: 100)), "\(e)")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+        struct Items: Decodable { var items: [Int] }
+        expectQuoted { _ = try s.dataset(hostile) }
+        expectQuoted { _ = try s.dataset("x").value(key: hostile, as: Items.self) }
+    }
+
     @Test func geohashMatchesKnownCells() {
         // Reference values from the geohash definition (e.g. geohash.org).
         #expect(Geohash.encode(lat: 57.64911, lon: 10.40744, length: 11) == "u4pruydqqvj")
