@@ -27,7 +27,11 @@ The app exports are rewritten as other CSV writers write them, with the same con
 byte order mark, CRLF line ends, the columns in another order with an unknown one among them
 (quoted text holding commas, quotes and a line break), fields quoted at random. No published
 byte may change for that alone: with --csv-only the feed and the affinity file are copied
-as they are, and the night's content hash must be the clean night's.
+as they are, and the night's content hash must be the clean night's. Without --csv-only, a
+few rows are also written as a Latin-1 exporter would: one session in 211 with its
+location_name, one quiz row in 197 with a sport, holding a Latin-1 é (those rows are
+`bad-utf8` rejects, user-data.md: UTF-8), and the unknown column of one row in 13 holding one
+(an unknown column is ignored, whatever its bytes).
 
 Usage: scripts/messy-inputs.py IN_DIR OUT_DIR [--seed N] [--csv-only]
   copies IN_DIR (a generated inputs directory) to OUT_DIR with feed.xml, affinity.txt and
@@ -155,14 +159,19 @@ def main():
                 out.write(line)
     out.close()
     counts.update(mess_affinity(args.source, args.dest, rng))
-    counts.update(mess_csv(args.dest, rng))
+    counts.update(mess_csv(args.dest, rng, latin1=True))
     print(" ".join(f"{k} {v}" for k, v in counts.items()))
 
 
-def mess_csv(dest, rng):
+LATIN1_E = "\ue000"  # written as the single byte 0xE9 (Latin-1 é), which is not UTF-8
+
+
+def mess_csv(dest, rng, latin1=False):
     """Every CSV export rewritten with the same rows: a BOM, CRLF, reversed columns with an
-    unknown one in the middle, fields quoted at random."""
+    unknown one in the middle, fields quoted at random; with `latin1`, the Latin-1 rows."""
     counts = {"csv-files": 0, "quoted": 0}
+    if latin1:
+        counts.update({"latin1-rejected": 0, "latin1-ignored": 0})
     for folder in ("tickets", "playmate"):
         directory = os.path.join(dest, folder)
         if not os.path.isdir(directory):
@@ -189,11 +198,21 @@ def mess_csv(dest, rng):
                 cells.insert(len(cells) // 2, field(note))
                 return ",".join(cells)
 
+            column = {"sessions.csv": "location_name", "quiz.csv": "play_sports"}.get(name) if latin1 else None
+            every = {"sessions.csv": 211, "quiz.csv": 197}.get(name)
             out = [line(header, "note")]
             for k, r in enumerate(body):
-                out.append(line(r, f'row {k}, "as exported"\nsecond line' if k % 7 == 0 else ""))
-            with open(path, "w", newline="", encoding="utf-8") as f:
-                f.write("\ufeff" + "\r\n".join(out) + "\r\n")
+                note = f'row {k}, "as exported"\nsecond line' if k % 7 == 0 else ""
+                if latin1 and k % 13 == 3:
+                    note, counts["latin1-ignored"] = f"caf{LATIN1_E} note", counts["latin1-ignored"] + 1
+                if column and k % every == 5:
+                    r = list(r)
+                    c = header.index(column)
+                    r[c] = (r[c] + " caf" if name == "sessions.csv" else r[c] + "|P") + LATIN1_E + ("" if name == "sessions.csv" else "tanque")
+                    counts["latin1-rejected"] += 1
+                out.append(line(r, note))
+            with open(path, "wb") as f:
+                f.write(("\ufeff" + "\r\n".join(out) + "\r\n").encode("utf-8").replace(LATIN1_E.encode("utf-8"), b"\xe9"))
             counts["csv-files"] += 1
     return counts
 

@@ -32,8 +32,13 @@ class Playmate:
             path = os.path.join(folder, name)
             if not os.path.exists(path):
                 return []
-            with open(path, newline="", encoding="utf-8-sig") as f:
+            # A byte that is not UTF-8 (a Latin-1 exporter's) kept as a lone surrogate.
+            with open(path, newline="", encoding="utf-8-sig", errors="surrogateescape") as f:
                 return list(csv.DictReader(f))
+
+        def not_utf8(r, *columns):
+            """user-data.md: the files are UTF-8; the stage rejects a row whose free text is not."""
+            return any(any("\udc80" <= c <= "\udcff" for c in (r.get(k) or "")) for k in columns)
 
         def age_group(birthday):
             if not birthday:
@@ -50,6 +55,8 @@ class Playmate:
                 "origin": (float(lat), float(lon)) if lat and lon else None,
                 "play": set(), "avoid": set(), "genders": set(), "ages": set(), "declined": set()}
         for r in rows("quiz.csv"):
+            if not_utf8(r, "play_sports", "avoid_sports"):
+                continue
             p = self.players.get(r["user_id"].strip())
             if p is None:
                 continue
@@ -63,6 +70,8 @@ class Playmate:
             p["ages"] = set(items("age_groups"))
         self.sessions = {}
         for r in rows("sessions.csv"):
+            if not_utf8(r, "sport", "skill_level", "location_name"):
+                continue
             self.sessions[r["session_id"].strip()] = {
                 "id": r["session_id"].strip(), "key": sport_key(clean(r["sport"])), "label": clean(r["sport"]),
                 "skill": clean(r.get("skill_level")), "location": clean(r.get("location_name")),

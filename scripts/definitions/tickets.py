@@ -97,7 +97,7 @@ class World:
         self.users = {}
         self.favored_by = collections.defaultdict(set)
         self.venue_points = venues
-        with open(os.path.join(args.inputs, "tickets", "users.csv"), newline="", encoding="utf-8-sig") as f:
+        with open(os.path.join(args.inputs, "tickets", "users.csv"), newline="", encoding="utf-8-sig", errors="surrogateescape") as f:
             for row in csv.DictReader(f):
                 lat, lon, place = row.get("lat", "").strip(), row.get("lon", "").strip(), None
                 if lat and lon:
@@ -117,7 +117,7 @@ class World:
             path = os.path.join(args.inputs, "tickets", name)
             if not os.path.exists(path):
                 continue
-            with open(path, newline="", encoding="utf-8-sig") as f:
+            with open(path, newline="", encoding="utf-8-sig", errors="surrogateescape") as f:
                 for row in csv.DictReader(f):
                     u = self.users.get(row["user_id"])
                     if into == "favorites":
