@@ -91,6 +91,35 @@ import TonightBase
         #expect(e?.line == 1)
     }
 
+    /// An export in UTF-16 or UTF-32 (Excel's "Unicode text") is refused as such, on its first
+    /// line; until 2026-11-28 it failed on a missing column with the header's NUL bytes in the
+    /// message. A header that names its columns with control characters is quoted.
+    @Test(arguments: [("utf-16", "UTF-16 (little-endian"), ("utf-16-be-bom", "UTF-16 (big-endian"), ("utf-16-le", "without a byte order mark"),
+                      ("utf-32", "UTF-32 (little-endian"), ("utf-32-be-bom", "UTF-32 (big-endian")])
+    func exportsInAnotherEncodingAreRefused(_ encoding: String, _ named: String) throws {
+        let text = Self.users(["u,40,-74,10,"])
+        let data: Data = switch encoding {
+        case "utf-16": Data([0xFF, 0xFE]) + text.data(using: .utf16LittleEndian)!
+        case "utf-16-be-bom": Data([0xFE, 0xFF]) + text.data(using: .utf16BigEndian)!
+        case "utf-16-le": text.data(using: .utf16LittleEndian)!
+        case "utf-32": Data([0xFF, 0xFE, 0, 0]) + text.data(using: .utf32LittleEndian)!
+        default: Data([0, 0, 0xFE, 0xFF]) + text.data(using: .utf32BigEndian)!
+        }
+        let dir = Self.directory(["favorites.csv": "user_id,artist_id\n", "follows.csv": "user_id,event_id\n"])
+        try data.write(to: dir.appendingPathComponent("users.csv"))
+        let e = #expect(throws: TonightError.self) { try Self.loader.load(directory: dir) }
+        #expect(e?.message.contains(named) == true && e?.message.contains("not UTF-8") == true, "\(String(describing: e))")
+        #expect(e?.line == 1 && e?.file?.hasSuffix("users.csv") == true)
+        #expect(e.map { !"\($0)".unicodeScalars.contains { $0.value == 0 || $0 == "\u{FFFD}" } } == true)
+    }
+
+    @Test func headerNamesAreQuotedInErrors() throws {
+        let e = #expect(throws: TonightError.self) {
+            try Self.load(["users.csv": "us\u{1b}[2jer_id,lat\nu1,1\n"])
+        }
+        #expect(e?.message.contains("us\\u{1B}[2jer_id") == true && e?.message.contains("\u{1b}") == false, "\(String(describing: e))")
+    }
+
     @Test func rowsWithTheWrongNumberOfFieldsAreRejected() throws {
         let r = try Self.load([
             "users.csv": Self.users(["few,40,-74", "many,40,-74,10,,x", "\"quoted\",40,-74,10,,extra"]),
