@@ -134,6 +134,11 @@ package struct AffinityParser {
     /// Parses the file's bytes; `split` (the default) reads one piece per core, with the same
     /// result as one pass (tested).
     package func parse(_ all: UnsafeBufferPointer<UInt8>, path: String, split: Bool = true, pieces: Int? = nil) throws -> AffinityResult {
+        // UTF-16 or UTF-32 is refused as such (it was "no 'Recommended artists for' block").
+        if let other = TextEncodingCheck.otherEncoding(all) {
+            throw TonightError(.invalidInput, "the file is \(other), not UTF-8", file: path, line: 1,
+                               hint: "write the affinity file as UTF-8 (affinity.md)")
+        }
         // A UTF-8 byte order mark.
         let begin = all.count >= 3 && all[0] == 0xEF && all[1] == 0xBB && all[2] == 0xBF ? 3 : 0
         // One piece per core, each cut where a block starts: a block never spans a cut, so

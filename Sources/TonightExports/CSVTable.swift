@@ -161,7 +161,9 @@ final class CSVFile: @unchecked Sendable {
         required: [String], _ body: (inout CSVReader, [String: Int], Int) throws -> R
     ) throws -> R {
         try data.withUnsafeBytes { raw in
-            if let other = Self.otherEncoding(raw.bindMemory(to: UInt8.self)) {
+            // Until 2026-11-28 such a file failed on its header, with the header's NUL bytes and
+            // replacement characters written raw into a "missing column" message.
+            if let other = TextEncodingCheck.otherEncoding(raw.bindMemory(to: UInt8.self)) {
                 throw TonightError(.invalidInput, "the file is \(other), not UTF-8", file: url.path, line: 1,
                                    hint: "export it as UTF-8 (user-data.md); Excel's \"Unicode text\" is UTF-16")
             }
@@ -197,23 +199,6 @@ final class CSVFile: @unchecked Sendable {
             columnCount = header.fields.count
             return try body(&reader, cols, header.fields.count)
         }
-    }
-}
-
-extension CSVFile {
-    /// The encoding of a file that is not UTF-8 by its first bytes: a UTF-16 or UTF-32 byte
-    /// order mark, or a NUL byte in its first line (UTF-16 without a mark); nil otherwise.
-    /// Until 2026-11-28 such a file failed on its header, with the header's NUL bytes and
-    /// replacement characters written raw into the message ("required column 'user_id' is
-    /// missing (header: \0h\0o\0m\0e…)").
-    static func otherEncoding(_ b: UnsafeBufferPointer<UInt8>) -> String? {
-        if b.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return "UTF-32 (little-endian, with a byte order mark)" }
-        if b.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return "UTF-32 (big-endian, with a byte order mark)" }
-        if b.starts(with: [0xFF, 0xFE]) { return "UTF-16 (little-endian, with a byte order mark)" }
-        if b.starts(with: [0xFE, 0xFF]) { return "UTF-16 (big-endian, with a byte order mark)" }
-        let firstLine = b.prefix(4096).prefix { $0 != 0x0A }
-        if firstLine.contains(0) { return "UTF-16 or UTF-32 without a byte order mark (its first line holds NUL bytes)" }
-        return nil
     }
 }
 

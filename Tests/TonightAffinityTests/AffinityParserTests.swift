@@ -47,6 +47,22 @@ import TonightCore
         #expect(r.counts["unknown-source"] == nil)
     }
 
+    /// A file in UTF-16 or UTF-32 is refused as such on line 1 (it was "no 'Recommended
+    /// artists for' block"); the same text in UTF-8 reads.
+    @Test(arguments: [String.Encoding.utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian])
+    func anotherEncodingIsRefusedAsSuch(_ encoding: String.Encoding) throws {
+        let text = "Recommended artists for Battle At the Boat\n859485,Showtime Boxing,0.5\n-----\n"
+        #expect(try parse(text).edges.count == 1)
+        for bom in [true, false] where bom || encoding != .utf32LittleEndian {
+            let mark: [UInt8] = !bom ? [] : encoding == .utf16LittleEndian ? [0xFF, 0xFE] : encoding == .utf16BigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE, 0, 0]
+            let bytes = mark + Array(text.data(using: encoding)!)
+            var p = AffinityParser(artists: Self.artists)
+            p.maxRejectShare = 1
+            let e = #expect(throws: TonightError.self) { try bytes.withUnsafeBufferPointer { try p.parse($0, path: "affinity.txt") } }
+            #expect(e?.message.contains("not UTF-8") == true && e?.line == 1, "\(String(describing: e))")
+        }
+    }
+
     @Test func unterminatedLastBlockIsStillRead() throws {
         let r = try parse("Recommended artists for Showtime Boxing\n1,Battle At the Boat,0.3\n")
         #expect(r.edges == [AffinityEdge(source: 859485, target: 1, score: 0.3)])
