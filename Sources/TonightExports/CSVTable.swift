@@ -264,20 +264,12 @@ extension CSVFile {
             let f = rec.fields[c]
             guard let high = f.firstIndex(where: { $0 >= 0x80 }) else { continue }
             if String(validating: UnsafeBufferPointer(rebasing: f[high...]), as: UTF8.self) != nil { continue }
-            var at = high
-            // The first byte where a decoder of the field stops: step over valid sequences.
+            // Step over the valid sequences: the decoder stops at the first bad one.
             var it = UnsafeBufferPointer(rebasing: f[high...]).makeIterator()
             var decoder = UTF8()
-            var offset = high
-            loop: while true {
-                let before = offset
-                switch decoder.decode(&it) {
-                case .scalarValue(let u): offset += UTF8.width(u)
-                case .emptyInput: break loop
-                case .error: at = before; break loop
-                }
-            }
-            return (name, at, f[at])
+            var at = high
+            while case .scalarValue(let u) = decoder.decode(&it) { at += UTF8.width(u) }
+            return (name, at, f[min(at, f.count - 1)])
         }
         return nil
     }
