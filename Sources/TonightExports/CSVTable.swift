@@ -258,18 +258,22 @@ extension CSVFile {
 
 extension CSVFile {
     /// The first of `columns` whose field is not UTF-8: its name, the offset of the first bad
-    /// byte and that byte. ASCII fields (nearly all) cost one pass over their bytes.
+    /// byte and that byte. ASCII fields (nearly all) cost one pass over their bytes; the rest
+    /// are decoded once, from their first byte past ASCII.
     static func firstInvalidUTF8(_ rec: CSVReader.Record, _ columns: [(String, Int)]) -> (String, Int, UInt8)? {
         for (name, c) in columns where c < rec.fields.count {
             let f = rec.fields[c]
             guard let high = f.firstIndex(where: { $0 >= 0x80 }) else { continue }
-            if String(validating: UnsafeBufferPointer(rebasing: f[high...]), as: UTF8.self) != nil { continue }
-            // Step over the valid sequences: the decoder stops at the first bad one.
             var it = UnsafeBufferPointer(rebasing: f[high...]).makeIterator()
             var decoder = UTF8()
             var at = high
-            while case .scalarValue(let u) = decoder.decode(&it) { at += UTF8.width(u) }
-            return (name, at, f[min(at, f.count - 1)])
+            decoding: while true {
+                switch decoder.decode(&it) {
+                case .scalarValue(let u): at += UTF8.width(u)
+                case .emptyInput: break decoding
+                case .error: return (name, at, f[at])
+                }
+            }
         }
         return nil
     }

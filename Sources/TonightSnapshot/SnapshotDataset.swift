@@ -12,6 +12,8 @@ public final class SnapshotDataset: @unchecked Sendable {
     public let entry: SnapshotManifest.Dataset
     let store: FrameStore
     private let cache: FrameCache
+    /// `firstKey()` once read (the outer optional: not read yet).
+    private let firstKeyRead = Locked<String??>(nil)
 
     init(name: String, entry: SnapshotManifest.Dataset, directory: String, cacheBytes: Int) throws {
         self.name = name
@@ -84,8 +86,17 @@ public final class SnapshotDataset: @unchecked Sendable {
         }
     }
 
-    /// The key of the first record (nil for an empty dataset): one frame read, through the cache.
+    /// The key of the first record (nil for an empty dataset): one frame read, once for the
+    /// dataset's life (the map lookups check their precision against it on every call, and a
+    /// reader without a frame cache would decompress the frame each time).
     func firstKey() throws -> String? {
+        if let known = firstKeyRead.current { return known }
+        let key = try readFirstKey()
+        firstKeyRead.withLock { $0 = .some(key) }
+        return key
+    }
+
+    private func readFirstKey() throws -> String? {
         guard count > 0, store.frameCount > 0 else { return nil }
         let frame = try decodedFrame(FrameStore.Ref(index: 0, entry: nil))
         guard frame.lineCount > 0 else { return nil }
