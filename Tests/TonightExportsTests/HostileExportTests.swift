@@ -94,7 +94,7 @@ import TonightBase
     /// An export in UTF-16 or UTF-32 (Excel's "Unicode text") is refused as such, on its first
     /// line; until 2026-11-28 it failed on a missing column with the header's NUL bytes in the
     /// message. A header that names its columns with control characters is quoted.
-    @Test(arguments: [("utf-16", "UTF-16 (little-endian"), ("utf-16-be-bom", "UTF-16 (big-endian"), ("utf-16-le", "without a byte order mark"),
+    @Test(arguments: [("utf-16", "UTF-16 (little-endian"), ("utf-16-be-bom", "UTF-16 (big-endian"), ("utf-16-le", "UTF-16 (little-endian, without a byte order mark)"),
                       ("utf-32", "UTF-32 (little-endian"), ("utf-32-be-bom", "UTF-32 (big-endian")])
     func exportsInAnotherEncodingAreRefused(_ encoding: String, _ named: String) throws {
         let text = Self.users(["u,40,-74,10,"])
