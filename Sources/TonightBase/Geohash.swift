@@ -4,6 +4,11 @@ import Foundation
 package enum Geohash {
     private static let alphabet = Array("0123456789bcdefghjkmnpqrstuvwxyz".utf8)
 
+    /// Whether `bytes` are a cell: 1…12 characters of the geohash alphabet.
+    package static func isCell(_ bytes: some Collection<UInt8>) -> Bool {
+        (1...12).contains(bytes.count) && bytes.allSatisfy { alphabet.contains($0) }
+    }
+
     /// The cell of precision `length` holding the point.
     package static func encode(lat: Double, lon: Double, length: Int) -> String {
         var latRange = (-90.0, 90.0), lonRange = (-180.0, 180.0)

@@ -44,6 +44,16 @@ package struct CatalogStage: Stage {
             popularityPrior: config[ConfigKeys.Recommendations.popularityPrior])
     }
 
+    /// How `settings` shape the keys of dataset `name` (the manifest's `keyForm`): prefixes,
+    /// cells, or nil for ids.
+    static func keyForm(_ name: String, _ settings: CatalogBuilder.Settings) -> SnapshotManifest.KeyForm? {
+        switch name {
+        case "artist_suggest", "event_search": SnapshotManifest.KeyForm(maxPrefixScalars: settings.suggestMaxPrefix)
+        case "nearby", "planner": SnapshotManifest.KeyForm(geohashLength: settings.geohashPrecision)
+        default: nil
+        }
+    }
+
     package func run(_ context: StageContext) throws -> StageOutcome {
         var clock = PhaseClock()
         // The five tables on two cores (artists, the largest, beside the other four): read one
@@ -98,8 +108,9 @@ package struct CatalogStage: Stage {
             outcome.details["seconds.dataset.\(names[k])"] = String(format: "%.2f build, %.2f write", results[j].2, results[j].3)
         }
         clock.lap("build+write")
+        let settings = Self.settings(context.config, asOf: context.asOf)
         for (k, summary) in summaries.enumerated() {
-            try files.add(summary!)
+            try files.add(summary!, keyForm: Self.keyForm(names[k], settings))
             outcome.rows[names[k]] = counts[k]
         }
         try files.finish()

@@ -24,6 +24,8 @@ package struct DatasetFiles: Sendable {
         package var dictionary: String?
         package var dictionaryID: UInt32?
         package var keyTable: String?
+        /// How the stage's settings shaped the keys (the manifest's `keyForm`).
+        package var keyForm: SnapshotManifest.KeyForm?
 
         /// Every file of the dataset.
         package var files: [String] { [file, index] + [dictionary, keyTable].compactMap { $0 } }
@@ -90,25 +92,26 @@ package struct DatasetFiles: Sendable {
         }
     }
 
-    /// Writes one dataset: `body` appends records in increasing key order.
+    /// Writes one dataset: `body` appends records in increasing key order, keys of `keyForm`.
     package mutating func write(
-        _ name: String, _ body: (inout DatasetWriter) throws -> Void
+        _ name: String, keyForm: SnapshotManifest.KeyForm? = nil, _ body: (inout DatasetWriter) throws -> Void
     ) throws {
         var w = try writer(name)
         do {
             try body(&w)
-            try add(try w.finish())
+            try add(try w.finish(), keyForm: keyForm)
         } catch let e as SnapshotError {
             throw TonightError(e)
         }
     }
 
-    /// Records a dataset written through its own writer.
-    package mutating func add(_ s: DatasetWriter.Summary) throws {
+    /// Records a dataset written through its own writer, its keys of `keyForm` (nil: ids).
+    package mutating func add(_ s: DatasetWriter.Summary, keyForm: SnapshotManifest.KeyForm? = nil) throws {
         entries.append(Entry(
             name: s.name, file: s.file, records: s.records, frames: s.frames, uncompressedBytes: Int64(s.uncompressedBytes),
             index: s.indexFile, schemaVersion: Self.schemaVersion(s.name), layout: s.layout,
-            dictionary: s.dictionaryFile, dictionaryID: s.dictionaryFile == nil ? nil : s.dictionaryID, keyTable: s.keyTableFile))
+            dictionary: s.dictionaryFile, dictionaryID: s.dictionaryFile == nil ? nil : s.dictionaryID, keyTable: s.keyTableFile,
+            keyForm: keyForm))
     }
 
     /// Records a dataset copied with its entry as another output listed it.

@@ -38,7 +38,7 @@ package struct PlannerStage: Stage {
         var outcome = StageOutcome()
         for (k, (name, records)) in zip(Self.datasetNames, [planner, similar]).enumerated() {
             try Interruption.check()
-            try files.write(name) { w in
+            try files.write(name, keyForm: CatalogStage.keyForm(name, settings)) { w in
                 for r in records { try w.append(key: r.key, json: r.json) }
             }
             outcome.rows[name] = records.count

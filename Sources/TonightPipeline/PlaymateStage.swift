@@ -118,7 +118,8 @@ package struct PlaymateStage: Stage {
         for summary in try sink.finishAll() { try files.add(summary) }
         clock.lap("rank")
         try sessionPages.join()
-        for summary in pages.current.summaries { try files.add(summary) }
+        let cellForm = SnapshotManifest.KeyForm(geohashLength: context.config[ConfigKeys.Catalog.geohashPrecision])
+        for summary in pages.current.summaries { try files.add(summary, keyForm: summary.name == "open_sessions" ? cellForm : nil) }
         try files.finish()
         clock.lap("finish")
         var outcome = StageOutcome()

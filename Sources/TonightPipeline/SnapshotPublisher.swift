@@ -131,6 +131,7 @@ package struct SnapshotPublisher {
                 records: s.entry.records, frames: s.entry.frames, uncompressedBytes: s.entry.uncompressedBytes,
                 index: s.entry.index, indexBytes: FileIO.size(tmp.appendingPathComponent(s.entry.index)),
                 indexSha256: s.indexSha256, schemaVersion: s.entry.schemaVersion)
+            datasets[s.entry.name]?.keyForm = s.entry.keyForm
             if s.entry.layout ?? 1 == 2 {
                 var d = datasets[s.entry.name]!
                 d.layout = 2

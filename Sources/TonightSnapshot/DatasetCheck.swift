@@ -95,7 +95,8 @@ struct DatasetCheck: Sendable {
     }
 
     /// Checks the frames of run `k`: every frame's checksum and record count, every record's
-    /// key (a JSON object starting with it, sorted, unique, at its frame's index bounds) and,
+    /// key (a JSON object starting with it, sorted, unique, at its frame's index bounds, of
+    /// the manifest's `keyForm`) and,
     /// with rules, the references of every record.
     func checkFrames(run k: Int, targets: [String: KeySet]) -> RunResult {
         var result = RunResult(dangling: Array(repeating: 0, count: rules.count))
@@ -103,6 +104,7 @@ struct DatasetCheck: Sendable {
         // Everything the per-record closures read, as locals: a closure that used `self`
         // copied the whole check (its arrays retained and released) for every record.
         let d = dataset, path = d.path, collect = collectKeys, scanner = scanner, checksReferences = !rules.isEmpty
+        let form = d.entry.keyForm
         // Each rule's target keys, looked up once per run, as pointer views (`targets` keeps
         // the sets alive for the whole pass).
         let ruleTargets = rules.map { targets[$0.target]?.lookup }
@@ -128,6 +130,9 @@ struct DatasetCheck: Sendable {
                             if l == 0 && (!index.isFirst(key, of: i) || tableFirst.map { !$0.elementsEqual(key) } ?? false)
                                 || l == f.lineCount - 1 && !index.isLast(key, of: i) {
                                 throw SnapshotError(file: path, "frame \(i): its keys differ from the index")
+                            }
+                            if let form, let why = form.problem(with: key) {
+                                throw SnapshotError(file: path, "frame \(i): key '\(SnapshotError.quoted(Array(key)))' is \(why)")
                             }
                             previous.removeAll(keepingCapacity: true)
                             previous.append(contentsOf: key)

@@ -41,8 +41,13 @@ extension Snapshot {
         try items("upcoming_sessions", user, UpcomingSession.self)
     }
 
-    /// The open sessions (not started, not full) in one geohash cell, soonest first.
-    public func openSessions(cell: String) throws -> [OpenSession] { try items("open_sessions", cell, OpenSession.self) }
+    /// The open sessions (not started, not full) in one geohash cell, soonest first. A cell
+    /// that is not a geohash of the dataset's length (`catalog.geohashPrecision`) is an
+    /// `invalidArgument` error: it could only find nothing.
+    public func openSessions(cell: String) throws -> [OpenSession] {
+        try checkCell(cell, "open_sessions")
+        return try items("open_sessions", cell, OpenSession.self)
+    }
 
     /// The session `id` (any session, past ones included).
     public func session(id: String) throws -> PlaymateSessionRecord? {
@@ -71,19 +76,48 @@ extension Snapshot {
     }
 
     /// Search as you type: the most favoured artists whose normalised name starts with the
-    /// normalised `prefix`. Prefixes up to `maxPrefix` scalars (4 by default) are precomputed;
-    /// a longer prefix filters the list of its first `maxPrefix` scalars by name. A `maxPrefix`
-    /// below 1 is an `invalidArgument` error.
-    public func suggestArtists(prefix: String, maxPrefix: Int = 4) throws -> [ArtistSummary] {
-        try Self.checkMaxPrefix(maxPrefix, "artist_suggest")
+    /// normalised `prefix`. The snapshot holds prefixes of up to the pipeline's
+    /// `catalog.suggestMaxPrefix` scalars (the manifest's `keyForm`; 4 in manifests written
+    /// before 2026-11-28); a longer prefix filters the list of its first `maxPrefix` scalars by
+    /// name. `maxPrefix` nil is the snapshot's length; a shorter one is allowed, one below 1
+    /// or longer than the snapshot's (it could only find nothing) is an `invalidArgument` error.
+    public func suggestArtists(prefix: String, maxPrefix asked: Int? = nil) throws -> [ArtistSummary] {
+        if let asked { try Self.checkMaxPrefix(asked, "artist_suggest") }
         var key = NameKey.general(prefix)
         if !key.isEmpty, let last = prefix.unicodeScalars.last, last.properties.isWhitespace { key += " " }
         guard !key.isEmpty else { return [] }
+        let maxPrefix = try prefixLength("artist_suggest", asked: asked)
         let scalars = Array(key.unicodeScalars)
         guard scalars.count > maxPrefix else { return try items("artist_suggest", key, ArtistSummary.self) }
         var short = ""
         short.unicodeScalars.append(contentsOf: scalars[0..<maxPrefix])
         return try items("artist_suggest", short, ArtistSummary.self).filter { NameKey.hasPrefix(NameKey.general($0.name), key) }
+    }
+
+    /// The prefix length of a search in dataset `name`: `asked`, at most the dataset's
+    /// (`keyForm.maxPrefixScalars`), or the dataset's when nil; 4, the pipeline's default, in
+    /// manifests that do not record it.
+    func prefixLength(_ name: String, asked: Int?) throws -> Int {
+        let set = try dataset(name)
+        let declared = set.entry.keyForm?.maxPrefixScalars
+        let length = asked ?? declared ?? 4
+        try Self.checkMaxPrefix(length, name)
+        if let declared, length > declared {
+            throw SnapshotError(file: set.path, "maxPrefix \(length) is longer than the prefixes '\(SnapshotError.quoted(name))' holds "
+                + "(\(declared) scalars, the pipeline's catalog.suggestMaxPrefix): pass at most \(declared), or nil for the snapshot's",
+                code: .invalidArgument)
+        }
+        return length
+    }
+
+    /// Refuses a `cell` that is not a geohash cell of dataset `name`'s length (checked against
+    /// the dataset when it has cells: `Snapshot.cellLength(of:asked:)`).
+    func checkCell(_ cell: String, _ name: String) throws {
+        guard Geohash.isCell(cell.utf8) else {
+            throw SnapshotError(file: name, "'\(SnapshotError.quoted(cell))' is not a geohash cell (1 to 12 of 0-9 and b-z without i, l, o; lower case)",
+                                code: .invalidArgument)
+        }
+        _ = try Self.cellLength(of: dataset(name), asked: cell.utf8.count)
     }
 
     /// A `maxPrefix` below 1 is an `invalidArgument` error (it trapped until 2026-11-28: a
@@ -98,13 +132,14 @@ extension Snapshot {
     /// Search as you type over upcoming events: the most popular events with a word (of the
     /// event's name, its performers' names, its venue's name or city) starting with the word
     /// being typed (the query's last word, normalised like artist names, punctuation trimmed).
-    /// Prefixes up to `maxPrefix` scalars (4 by default) are precomputed; a longer word, or
-    /// earlier words, filter that list by the event's name and city. A `maxPrefix` below 1 is
-    /// an `invalidArgument` error.
-    public func searchEvents(prefix: String, maxPrefix: Int = 4) throws -> [EventMatch] {
-        try Self.checkMaxPrefix(maxPrefix, "event_search")
+    /// Prefixes up to `maxPrefix` scalars are precomputed (nil: the snapshot's length, as
+    /// for `suggestArtists(prefix:maxPrefix:)`, which also says which lengths are refused); a
+    /// longer word, or earlier words, filter that list by the event's name and city.
+    public func searchEvents(prefix: String, maxPrefix asked: Int? = nil) throws -> [EventMatch] {
+        if let asked { try Self.checkMaxPrefix(asked, "event_search") }
         let words = NameKey.words(ofKey: NameKey.general(prefix))
         guard let last = words.last else { return [] }
+        let maxPrefix = try prefixLength("event_search", asked: asked)
         var key = ""
         key.unicodeScalars.append(contentsOf: last.unicodeScalars.prefix(maxPrefix))
         let found = try items("event_search", key, EventMatch.self)
@@ -129,14 +164,21 @@ extension Snapshot {
 
     /// The planner's view of one geohash cell on one venue-local date (`YYYY-MM-DD`): how many
     /// upcoming events there are, per category, and the most popular of them. nil: no event
-    /// that day in the cell (an open date).
+    /// that day in the cell (an open date). A cell that is not a geohash of the dataset's
+    /// length, or a date that does not exist, is an `invalidArgument` error (either could only
+    /// find nothing, which reads as an open date).
     public func plannerDay(cell: String, date: String) throws -> PlannerDay? {
-        try dataset("planner").value(key: cell + "/" + date, as: PlannerDay.self)
+        guard CivilTime.parseDate(date.utf8) != nil else {
+            throw SnapshotError(file: "planner", "'\(SnapshotError.quoted(date))' is not a YYYY-MM-DD date", code: .invalidArgument)
+        }
+        try checkCell(cell, "planner")
+        return try dataset("planner").value(key: cell + "/" + date, as: PlannerDay.self)
     }
 
     /// The cell's calendar for `days` dates from `from` (`YYYY-MM-DD`), one batch read: the
-    /// dates with events, in date order (the dates missing from the result are open). A date
-    /// that does not exist or a `days` outside 0…``maxPlannerDays`` is an `invalidArgument` error.
+    /// dates with events, in date order (the dates missing from the result are open). A cell
+    /// as `plannerDay(cell:date:)` refuses it, a date that does not exist or a `days` outside
+    /// 0…``maxPlannerDays`` is an `invalidArgument` error.
     public func plannerDays(cell: String, from: String, days: Int) throws -> [PlannerDay] {
         // Checked here, not by Foundation's calendar, which is lenient (2026-02-30 was March 2).
         guard let start = CivilTime.parseDate(from.utf8) else {
@@ -145,6 +187,7 @@ extension Snapshot {
         guard (0...Self.maxPlannerDays).contains(days) else {
             throw SnapshotError(file: "planner", "days must be 0 to \(Self.maxPlannerDays), not \(days)", code: .invalidArgument)
         }
+        try checkCell(cell, "planner")
         let keys = (0..<days).map { cell + "/" + CivilTime.formatDate(days: start + $0) }
         let set = try dataset("planner")
         return try zip(keys, set.records(keys: keys)).compactMap { key, json in

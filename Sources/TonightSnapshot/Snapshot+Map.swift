@@ -28,18 +28,20 @@ extension Snapshot {
     }
 
     /// The map view: open sessions within `radiusKm` of the point, soonest first. Reads the
-    /// geohash cells (of `precision` characters, the pipeline's `catalog.geohashPrecision`)
-    /// that meet the circle, then checks each session's place.
+    /// geohash cells that meet the circle, then checks each session's place.
     ///
-    /// A latitude outside −90…90, a longitude outside −180…180, a radius that is negative or
-    /// not finite, a precision outside 1…12 or one that is not the dataset's are
-    /// `invalidArgument` errors. Any radius is answered in at most one read of the dataset.
-    public func openSessions(lat: Double, lon: Double, radiusKm: Double, precision: Int = 4) throws -> [OpenSession] {
+    /// `precision` is the dataset's cell length (the pipeline's `catalog.geohashPrecision`):
+    /// nil takes it from the manifest's `keyForm` (from the dataset's first key in manifests
+    /// written before 2026-11-28). A latitude outside −90…90, a longitude outside −180…180, a
+    /// radius that is negative or not finite, a precision outside 1…12 or one that is not the
+    /// dataset's are `invalidArgument` errors. Any radius is answered in at most one read of
+    /// the dataset.
+    public func openSessions(lat: Double, lon: Double, radiusKm: Double, precision: Int? = nil) throws -> [OpenSession] {
         try openSessions(lat: lat, lon: lon, radiusKm: radiusKm, precision: precision, plan: nil)
     }
 
     /// `openSessions(lat:lon:radiusKm:precision:)` read the way `plan` says (nil: `cellPlan`).
-    func openSessions(lat: Double, lon: Double, radiusKm: Double, precision: Int, plan: CellPlan?) throws -> [OpenSession] {
+    func openSessions(lat: Double, lon: Double, radiusKm: Double, precision: Int?, plan: CellPlan?) throws -> [OpenSession] {
         let found = try circleItems("open_sessions", lat: lat, lon: lon, radiusKm: radiusKm, precision: precision,
                                     plan: plan, as: OpenSession.self)
         // ISO 8601 instants in one format sort as text.
@@ -51,12 +53,12 @@ extension Snapshot {
     /// distance. Reads the geohash cells that meet the circle, then checks each venue's place
     /// (the venues read in one batch). The arguments are checked as by
     /// `openSessions(lat:lon:radiusKm:precision:)`.
-    public func nearby(lat: Double, lon: Double, radiusKm: Double, precision: Int = 4) throws -> [NearbyMatch] {
+    public func nearby(lat: Double, lon: Double, radiusKm: Double, precision: Int? = nil) throws -> [NearbyMatch] {
         try nearby(lat: lat, lon: lon, radiusKm: radiusKm, precision: precision, plan: nil)
     }
 
     /// `nearby(lat:lon:radiusKm:precision:)` read the way `plan` says (nil: `cellPlan`).
-    func nearby(lat: Double, lon: Double, radiusKm: Double, precision: Int, plan: CellPlan?) throws -> [NearbyMatch] {
+    func nearby(lat: Double, lon: Double, radiusKm: Double, precision: Int?, plan: CellPlan?) throws -> [NearbyMatch] {
         let events = try circleItems("nearby", lat: lat, lon: lon, radiusKm: radiusKm, precision: precision,
                                      plan: plan, as: NearbyEvent.self)
         var seen = Set<Int64>()
@@ -76,15 +78,11 @@ extension Snapshot {
 
     /// The items of every record of dataset `name` whose cell may meet the circle (a superset:
     /// the caller checks each item's place).
-    private func circleItems<Item: Decodable>(_ name: String, lat: Double, lon: Double, radiusKm: Double, precision: Int,
+    private func circleItems<Item: Decodable>(_ name: String, lat: Double, lon: Double, radiusKm: Double, precision asked: Int?,
                                               plan: CellPlan?, as type: Item.Type) throws -> [Item] {
         let set = try dataset(name)
+        let precision = try Self.cellLength(of: set, asked: asked)
         try Self.checkCircle(lat: lat, lon: lon, radiusKm: radiusKm, precision: precision, file: set.path)
-        if let first = try set.firstKey(), first.utf8.count != precision {
-            throw SnapshotError(file: set.path, "the cells of '\(name)' have \(first.utf8.count) characters "
-                + "(the pipeline's catalog.geohashPrecision), not \(precision): pass precision: \(first.utf8.count)",
-                code: .invalidArgument)
-        }
         var out: [Item] = []
         switch plan ?? Self.cellPlan(lat: lat, lon: lon, radiusKm: radiusKm, precision: precision, records: set.count) {
         case .cells(let cells):
@@ -98,6 +96,25 @@ extension Snapshot {
             }
         }
         return out
+    }
+
+    /// The cell length of a geohash-keyed dataset's lookups: `asked`, which must be the
+    /// dataset's, or the dataset's when nil. The dataset's is the manifest's `keyForm`, or in
+    /// older manifests the length of the first key (read once per dataset); an empty dataset
+    /// of an older manifest takes `asked`, else 4 (the pipeline's default).
+    static func cellLength(of set: SnapshotDataset, asked: Int?) throws -> Int {
+        let name = SnapshotError.quoted(set.name)
+        if let asked, !(1...12).contains(asked) {
+            throw SnapshotError(file: set.path, "geohash precision \(asked) is not within 1...12", code: .invalidArgument)
+        }
+        let declared = try set.entry.keyForm?.geohashLength ?? set.firstKey().map { $0.prefix { $0 != "/" }.utf8.count }
+        guard let declared else { return asked ?? 4 }
+        if let asked, asked != declared {
+            throw SnapshotError(file: set.path, "the cells of '\(name)' have \(declared) characters "
+                + "(the pipeline's catalog.geohashPrecision), not \(asked): pass precision: \(declared), or nil for the dataset's",
+                code: .invalidArgument)
+        }
+        return declared
     }
 
     /// Refuses a point, radius or precision that names no circle of cells.

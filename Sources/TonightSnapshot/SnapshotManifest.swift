@@ -28,6 +28,10 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
                 throw SnapshotError(file: path, "dataset \(SnapshotError.quoted(name)) has layout \(layout), which this reader does not read in a format-\(manifest.formatVersion) manifest",
                                     code: .unsupported)
             }
+            if let form = d.keyForm, form.maxPrefixScalars.map({ $0 < 1 }) ?? false || form.geohashLength.map({ !(1...12).contains($0) }) ?? false {
+                throw SnapshotError(file: path, "dataset \(SnapshotError.quoted(name)) has a keyForm outside its range (prefixes of at least 1 scalar, cells of 1…12 characters)",
+                                    code: .malformed)
+            }
             for file in d.files.map(\.name) where !isPlainFileName(file) {
                 throw SnapshotError(file: path, "dataset \(SnapshotError.quoted(name)) names the file '\(SnapshotError.quoted(file))', not a plain file name",
                                     code: .malformed)
@@ -118,6 +122,9 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
         public var keyTableBytes: Int64?
         /// SHA-256 of the key table file.
         public var keyTableSha256: String?
+        /// How the pipeline's settings shaped the keys (prefix datasets, geohash cells); nil
+        /// for keys that are ids, and in manifests written before 2026-11-28.
+        public var keyForm: KeyForm?
 
         /// Every file of the dataset: data, NDJSON index, then (layout 2) dictionary and key table.
         public var files: [FileEntry] {

@@ -39,6 +39,29 @@ import TonightSnapshot
         #expect(near.allSatisfy { $0.distanceKm < 10 })
     }
 
+    /// The manifest records how the config shaped the keys (`keyForm`), and the reader's
+    /// searches and map lookups follow it without being told: with `suggestMaxPrefix: 3` and
+    /// `geohashPrecision: 5` they found nothing (or refused) with the old defaults of 4.
+    @Test func theManifestRecordsTheKeysForm() throws {
+        let work = temporaryDirectory()
+        var config = TonightConfig()
+        try config.set(ConfigKeys.Catalog.suggestMaxPrefix, 3)
+        try config.set(ConfigKeys.Catalog.geohashPrecision, 5)
+        try runner(inputs: tinyInputs, work: work, config: config).run()
+        let s = try Snapshot.openCurrent(in: Self.snapshots(work))
+        let forms = s.manifest.datasets.compactMapValues(\.keyForm)
+        #expect(forms == [
+            "artist_suggest": .init(maxPrefixScalars: 3), "event_search": .init(maxPrefixScalars: 3),
+            "nearby": .init(geohashLength: 5), "open_sessions": .init(geohashLength: 5), "planner": .init(geohashLength: 5),
+        ])
+        #expect(s.verify(references: true).isValid)
+        #expect(try s.suggestArtists(prefix: "  THE ").map(\.id) == [1087, 1054])
+        #expect(try s.suggestArtists(prefix: "Renée D").map(\.id) == [1097])
+        #expect { try s.suggestArtists(prefix: "Renée D", maxPrefix: 4) } throws: { ($0 as? SnapshotError)?.code == .invalidArgument }
+        let near = try s.nearby(lat: 40.7505, lon: -73.9934, radiusKm: 10)
+        #expect(near.map(\.event.event) == ["1D446879A86F5DEA", "897592F97A8DDB0D", "1AF6280B4C830302", "CDC1A83E02DD07CB"])
+    }
+
     /// Every published dataset (and index) reads whole with `zstd -dc` and by byte range with
     /// Python's `pyzstd.SeekableZstdFile` (both installed by .ci/run).
     @Test(.enabled(if: ExternalTool.zstd.isAvailable && ExternalTool.pyzstd.isAvailable))

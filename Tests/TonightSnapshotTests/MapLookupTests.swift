@@ -37,8 +37,9 @@ import TonightGenerator
 
     static func instant(_ id: Int) -> String { String(format: "2026-01-%02dT%02d:00:00Z", 15 + id % 10, id % 24) }
 
-    /// A snapshot with `open_sessions`, `nearby` and `venues` built from `places` at `precision`.
-    static func snapshot(precision: Int = 4) throws -> Snapshot {
+    /// A snapshot with `open_sessions`, `nearby` and `venues` built from `places` at `precision`
+    /// (recorded in the manifest's `keyForm` when `declared`).
+    static func snapshot(precision: Int = 4, declared: Bool = false) throws -> Snapshot {
         var sessions: [String: [OpenSession]] = [:], events: [String: [NearbyEvent]] = [:]
         var venues: [(String, [UInt8])] = []
         for p in places {
@@ -59,7 +60,7 @@ import TonightGenerator
         let id = try SnapshotFixture.write(root: root, id: "20260115T060000Z-00000001", datasets: [
             "open_sessions": try records(sessions), "nearby": try records(events),
             "venues": venues.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) },
-        ])
+        ], keyForms: declared ? ["open_sessions": .init(geohashLength: precision), "nearby": .init(geohashLength: precision)] : [:])
         return try Snapshot.open(id: id, in: root)
     }
 
@@ -115,6 +116,24 @@ import TonightGenerator
         for c in Self.circles.prefix(6) {
             #expect(try fine.openSessions(lat: c.lat, lon: c.lon, radiusKm: c.radiusKm, precision: 9)
                 == coarse.openSessions(lat: c.lat, lon: c.lon, radiusKm: c.radiusKm))
+        }
+    }
+
+    /// Without a `precision` the lookups take the dataset's: the manifest's `keyForm`, or the
+    /// first key's length in older manifests (until 2026-11-28 the default was 4, refused by a
+    /// dataset of other cells).
+    @Test(arguments: [false, true])
+    func theDatasetsPrecisionByDefault(declared: Bool) throws {
+        let fine = try Self.snapshot(precision: 6, declared: declared)
+        let coarse = try Self.snapshot(precision: 4, declared: declared)
+        for c in Self.circles.prefix(8) {
+            #expect(try fine.openSessions(lat: c.lat, lon: c.lon, radiusKm: c.radiusKm)
+                == coarse.openSessions(lat: c.lat, lon: c.lon, radiusKm: c.radiusKm, precision: 4))
+            #expect(try fine.nearby(lat: c.lat, lon: c.lon, radiusKm: c.radiusKm)
+                == coarse.nearby(lat: c.lat, lon: c.lon, radiusKm: c.radiusKm))
+        }
+        #expect { try fine.nearby(lat: 40.75, lon: -73.99, radiusKm: 30, precision: 4) } throws: {
+            ($0 as? SnapshotError)?.code == .invalidArgument && "\($0)".contains("pass precision: 6")
         }
     }
 

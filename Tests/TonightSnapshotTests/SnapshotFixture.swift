@@ -17,12 +17,14 @@ enum SnapshotFixture {
         }
     }
 
-    /// Writes a snapshot directory `root/<id>` holding `datasets` and returns its id.
-    @discardableResult
+    /// Writes a snapshot directory `root/<id>` holding `datasets` (keys of `keyForms` as the
+    /// manifest records them) and returns its id.
     /// `layout` 1 writes the earlier layout (64 KiB frames in production; here `frameBytes`),
     /// 2 today's (with a dictionary when `dictionaryBytes` > 0 and there are enough records).
+    @discardableResult
     static func write(root: URL, id: String, datasets: [String: [(String, [UInt8])]], frameBytes: Int = 512,
-                      previous: String? = nil, layout: Int = 1, dictionaryBytes: Int = 0) throws -> String {
+                      previous: String? = nil, layout: Int = 1, dictionaryBytes: Int = 0,
+                      keyForms: [String: SnapshotManifest.KeyForm] = [:]) throws -> String {
         let dir = root.appendingPathComponent(id)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         var entries: [String: SnapshotManifest.Dataset] = [:]
@@ -30,7 +32,7 @@ enum SnapshotFixture {
             var w = try DatasetWriter(name: name, directory: dir, frameBytes: frameBytes, layout: layout, dictionaryBytes: dictionaryBytes)
             for (k, j) in recs { try w.append(key: k, json: j) }
             let s = try w.finish()
-            entries[name] = try s.manifestEntry(in: dir, schemaVersion: 1) { try SHA256.file($0) }
+            entries[name] = try s.manifestEntry(in: dir, schemaVersion: 1, keyForm: keyForms[name]) { try SHA256.file($0) }
         }
         let manifest = SnapshotManifest(
             id: id, asOf: "2026-01-15T06:00:00Z", date: "2026-01-15", createdAt: "2026-01-15T06:01:00Z", codeVersion: "test",
