@@ -9,7 +9,9 @@ package struct AffinityResult: Sendable {
     package var rejects: [AffinityReject]
     /// Counted cases of affinity.md: `unknown-source`, `ambiguous-source`, `unknown-target`,
     /// `name-mismatch`, `bad-score`, `bad-line`, `unterminated-block`, `self-recommendation`,
-    /// `duplicate-pair`.
+    /// `duplicate-pair`; and `bad-utf8`, a name that is not UTF-8 (also counted as the
+    /// `unknown-source` or `name-mismatch` it makes; listed with its line in the rejects, not
+    /// counted against `maxRejectShare`: the line's id and score are read as usual).
     package var counts: [String: Int]
     /// Source names that matched no artist, in file order.
     package var unknownSources: [String]
@@ -256,6 +258,12 @@ package struct AffinityParser {
         var outside = 0
     }
 
+    /// The detail of a `bad-utf8` note: which name, the first bad byte and its 1-based column.
+    static func notUTF8(_ what: String, _ byte: UInt8, column: Int) -> String {
+        "\(what) is not UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)) at column \(column)): "
+            + "is the file in another encoding, such as Latin-1? (affinity.md: UTF-8)"
+    }
+
     /// Reads the lines of `all[range]`, the first of which is line `firstLine`.
     private func parsePart(_ all: UnsafeBufferPointer<UInt8>, range: Range<Int>, firstLine: Int) -> Partial {
         var counts: [String: Int] = [:]
@@ -279,6 +287,7 @@ package struct AffinityParser {
                 UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - all.baseAddress!
             } ?? stop
             lineNo += 1
+            let lineStart = start
             var lo = start
             var hi = end
             start = end + 1
@@ -294,8 +303,14 @@ package struct AffinityParser {
             if line.starts(with: Self.header) {
                 if sources != nil { counts["unterminated-block", default: 0] += 1 }
                 blocks += 1
-                let name = String(decoding: line[Self.header.count...], as: UTF8.self)
+                let nameBytes = UnsafeBufferPointer(rebasing: line[Self.header.count...])
+                let name = String(decoding: nameBytes, as: UTF8.self)
                 let ids = artists(named: name)
+                if let bad = TextEncodingCheck.firstInvalidUTF8(nameBytes) {
+                    // It matches no artist (the feed's names are UTF-8): said where and why.
+                    reject("bad-utf8", Self.notUTF8("the source name", nameBytes[bad], column: lo - lineStart + Self.header.count + bad + 1)
+                        + "; the block is skipped")
+                }
                 if ids.isEmpty {
                     counts["unknown-source", default: 0] += 1
                     // Repeated in reports: quoted and cut (a hostile name may be megabytes).
@@ -338,6 +353,10 @@ package struct AffinityParser {
                 continue
             }
             let lineName = UnsafeBufferPointer(rebasing: line[(first + 1)..<last])
+            if let bad = TextEncodingCheck.firstInvalidUTF8(lineName) {
+                reject("bad-utf8", Self.notUTF8("the name", lineName[bad], column: lo - lineStart + first + 1 + bad + 1)
+                    + "; the line is kept (its id names the artist)")
+            }
             if !nameEquals(Int(targetIndex), lineName),
                 TextNormalizer.nameKey(name(at: Int(targetIndex)))
                     != TextNormalizer.nameKey(String(decoding: lineName, as: UTF8.self))

@@ -26,4 +26,21 @@ package enum TextEncodingCheck {
         if mostly(0), rarely(1), mostly(2), rarely(3) { return "UTF-16 (big-endian, without a byte order mark)" }
         return nil
     }
+
+    /// The offset of the first byte of `b` that is not part of valid UTF-8, or nil when all
+    /// are. ASCII (nearly every field and name) costs one pass over the bytes; the rest is
+    /// decoded once, from the first byte past ASCII.
+    package static func firstInvalidUTF8(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let high = b.firstIndex(where: { $0 >= 0x80 }) else { return nil }
+        var it = UnsafeBufferPointer(rebasing: b[high...]).makeIterator()
+        var decoder = UTF8()
+        var at = high
+        while true {
+            switch decoder.decode(&it) {
+            case .scalarValue(let u): at += UTF8.width(u)
+            case .emptyInput: return nil
+            case .error: return at
+            }
+        }
+    }
 }

@@ -258,22 +258,11 @@ extension CSVFile {
 
 extension CSVFile {
     /// The first of `columns` whose field is not UTF-8: its name, the offset of the first bad
-    /// byte and that byte. ASCII fields (nearly all) cost one pass over their bytes; the rest
-    /// are decoded once, from their first byte past ASCII.
+    /// byte and that byte (`TextEncodingCheck.firstInvalidUTF8`).
     static func firstInvalidUTF8(_ rec: CSVReader.Record, _ columns: [(String, Int)]) -> (String, Int, UInt8)? {
         for (name, c) in columns where c < rec.fields.count {
             let f = rec.fields[c]
-            guard let high = f.firstIndex(where: { $0 >= 0x80 }) else { continue }
-            var it = UnsafeBufferPointer(rebasing: f[high...]).makeIterator()
-            var decoder = UTF8()
-            var at = high
-            decoding: while true {
-                switch decoder.decode(&it) {
-                case .scalarValue(let u): at += UTF8.width(u)
-                case .emptyInput: break decoding
-                case .error: return (name, at, f[at])
-                }
-            }
+            if let at = TextEncodingCheck.firstInvalidUTF8(f) { return (name, at, f[at]) }
         }
         return nil
     }

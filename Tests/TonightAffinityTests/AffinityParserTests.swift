@@ -121,6 +121,27 @@ import TonightCore
         #expect(r.edges.count == 5)
     }
 
+    /// Names as a Latin-1 exporter writes them ("Beyonc\u{E9}" as the one byte 0xE9): the
+    /// block of such a source matches no artist and the line's name differs from the feed's,
+    /// as before, and each is now a `bad-utf8` note with its line and column, saying why
+    /// (until 2026-11-28 only "Beyonc\u{FFFD}" among the unknown sources told it).
+    @Test func namesThatAreNotUTF8AreSaidWhereAndWhy() throws {
+        var bytes = Array("Recommended artists for Battle At the Boat\n859485,Showtime Boxing,0.5\n8,Beyonc".utf8) + [0xE9]
+        bytes += Array(",0.25\n-----\n  Recommended artists for Beyonc".utf8) + [0xE9, 0x20, 0x20] + Array("\n1,Battle At the Boat,0.2\n-----\n".utf8)
+        var p = AffinityParser(artists: Self.artists)
+        let r = try bytes.withUnsafeBufferPointer { try p.parse($0, path: "affinity.txt") }
+        #expect(r.edges == [AffinityEdge(source: 1, target: 8, score: 0.25), AffinityEdge(source: 1, target: 859485, score: 0.5)])
+        #expect(r.counts == ["bad-utf8": 2, "name-mismatch": 1, "unknown-source": 1])
+        #expect(r.unknownSources == ["Beyonc\u{FFFD}"])
+        #expect(r.rejects.map(\.line) == [3, 5])
+        #expect(r.rejects.allSatisfy { $0.reason == "bad-utf8" && $0.detail.contains("byte 0xE9") && $0.detail.contains("Latin-1") })
+        #expect(r.rejects[0].detail.hasPrefix("the name is not UTF-8 (byte 0xE9 at column 9)"), "\(r.rejects[0].detail)")
+        #expect(r.rejects[1].detail.hasPrefix("the source name is not UTF-8 (byte 0xE9 at column 33)"), "\(r.rejects[1].detail)")
+        // Not counted against maxRejectShare: one good line in three is enough.
+        p.maxRejectShare = 0
+        #expect(try bytes.withUnsafeBufferPointer { try p.parse($0, path: "affinity.txt") }.edges.count == 2)
+    }
+
     @Test func noEdgeAtAllFails() throws {
         #expect(throws: TonightError.self) {
             try parse("Recommended artists for Nobody\n1,Battle At the Boat,0.2\n-----\n")
