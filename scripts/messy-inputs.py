@@ -24,7 +24,8 @@ Artists' names are left alone in the feed. The affinity file gets what affinity.
 or counts: a byte order mark, CRLF line ends on some lines, blank lines, trailing spaces;
 source names in upper case, decomposed (NFD), with doubled or no-break spaces; targets under
 another name; repeated pairs (with a lower and a higher score); self-recommendations; a few
-bad scores and bad lines; the last block without its terminator.
+bad scores and bad lines; the last block without its terminator; and a few names as a
+Latin-1 exporter writes them (one source in 40, one recommendation in 300: `bad-utf8`).
 
 The app exports are rewritten as other CSV writers write them, with the same content: a
 byte order mark, CRLF line ends, the columns in another order with an unknown one among them
@@ -229,6 +230,10 @@ def mess_csv(dest, rng, latin1=False):
 
 
 def mess_affinity(source, dest, rng):
+    """affinity.md's accepted and counted mess, and names as a Latin-1 exporter writes them:
+    the 8th source name in every 40 and the 100th recommendation's name in every 300 end in a
+    Latin-1 é (bad-utf8 notes; the block is skipped, the line kept), chosen by count, not by
+    `rng`, so that the rest of the mess is as before."""
     ids = {}
     with open(f"{source}/feed.xml", encoding="utf-8") as f:
         current = None
@@ -241,14 +246,14 @@ def mess_affinity(source, dest, rng):
                 ids.setdefault(m.group(2), current)
                 current = None
     counts = {k: 0 for k in ("crlf", "blank", "respelt-source", "renamed-target", "repeated-pair", "self", "bad-score",
-                             "bad-line", "unterminated")}
+                             "bad-line", "unterminated", "latin1-source", "latin1-name")}
     lines = open(f"{source}/affinity.txt", encoding="utf-8").read().split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     if lines and lines[-1] == "-----":
         lines.pop()
         counts["unterminated"] += 1
-    out, source_id = [], None
+    out, source_id, headers, recommendations = [], None, 0, 0
     for line in lines:
         if line.startswith("Recommended artists for "):
             name = line[len("Recommended artists for "):]
@@ -264,6 +269,10 @@ def mess_affinity(source, dest, rng):
                 name = "\u00a0" + name + "\u00a0"
             if r < 0.45:
                 counts["respelt-source"] += 1
+            headers += 1
+            if headers % 40 == 8:
+                name += " caf" + LATIN1_E
+                counts["latin1-source"] += 1
             line = "Recommended artists for " + name
         elif line != "-----" and line.count(",") >= 2:
             first, last = line.index(","), line.rindex(",")
@@ -284,6 +293,11 @@ def mess_affinity(source, dest, rng):
             elif r < 0.028:
                 out.append("x" + line)
                 counts["bad-line"] += 1
+            recommendations += 1
+            if recommendations % 300 == 100:
+                first, last = line.index(","), line.rindex(",")
+                line = line[:last] + " caf" + LATIN1_E + line[last:]
+                counts["latin1-name"] += 1
             if rng.random() < 0.05:
                 line += "  "
         if rng.random() < 0.1:
@@ -293,8 +307,8 @@ def mess_affinity(source, dest, rng):
         if rng.random() < 0.03:
             out.append("")
             counts["blank"] += 1
-    with open(f"{dest}/affinity.txt", "w", encoding="utf-8", newline="") as f:
-        f.write("\ufeff" + "\n".join(out) + "\n")
+    with open(f"{dest}/affinity.txt", "wb") as f:
+        f.write(("\ufeff" + "\n".join(out) + "\n").encode("utf-8").replace(LATIN1_E.encode("utf-8"), b"\xe9"))
     return counts
 
 

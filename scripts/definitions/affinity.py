@@ -21,6 +21,10 @@ def strip(text):
     return text[lo:hi]
 
 
+def not_utf8(text):
+    return any("\udc80" <= c <= "\udcff" for c in text)
+
+
 class Affinity:
     def __init__(self, path, artists):
         """`artists`: the feed's artists, id → record with `name`."""
@@ -29,7 +33,10 @@ class Affinity:
             by_key[name_key(a["name"])].append(a["id"])
         self.counts, self.rejects, self.unknown_sources = collections.Counter(), [], []
         self.edges = {}
-        text = open(path, "rb").read().decode("utf-8")
+        # Bytes that are not UTF-8 become lone surrogates: a name holding one is a `bad-utf8`
+        # note where the stage reads it (a source always; a recommendation's name once its
+        # block's source and its id are resolved), and matches no artist's name.
+        text = open(path, "rb").read().decode("utf-8", errors="surrogateescape")
         if text.startswith("\ufeff"):
             text = text[1:]
         sources, in_block = None, False
@@ -42,10 +49,12 @@ class Affinity:
                 if in_block:
                     self.counts["unterminated-block"] += 1
                 name = line[len(HEADER):]
-                ids = by_key.get(name_key(name), [])
+                if not_utf8(name):
+                    self.rejects.append((number, "bad-utf8"))
+                ids = [] if not_utf8(name) else by_key.get(name_key(name), [])
                 if not ids:
                     self.counts["unknown-source"] += 1
-                    self.unknown_sources.append(strip(name))
+                    self.unknown_sources.append(strip(name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")))
                 elif len(ids) > 1:
                     self.counts["ambiguous-source"] += 1
                 sources, in_block = ids, True
@@ -69,7 +78,9 @@ class Affinity:
             if target not in artists:
                 self.counts["unknown-target"] += 1
                 continue
-            if name_key(line[first + 1:last]) != name_key(artists[target]["name"]):
+            if not_utf8(line[first + 1:last]):
+                self.rejects.append((number, "bad-utf8"))
+            if not_utf8(line[first + 1:last]) or name_key(line[first + 1:last]) != name_key(artists[target]["name"]):
                 self.counts["name-mismatch"] += 1
             for source in sources:
                 if source == target:
@@ -106,6 +117,9 @@ def compare_affinity(tonight, work, inputs, artists, problems):
                      "self-recommendation", "duplicate-pair"):
             if warnings.get(kind, 0) != mine.counts.get(kind, 0):
                 problems.append(f"parse-affinity {kind}: {warnings.get(kind, 0)} in the stage, {mine.counts.get(kind, 0)} by definition")
+        if warnings.get("bad-utf8", 0) != sum(1 for _, reason in mine.rejects if reason == "bad-utf8"):
+            problems.append(f"parse-affinity bad-utf8: {warnings.get('bad-utf8', 0)} in the stage, "
+                            f"{sum(1 for _, reason in mine.rejects if reason == 'bad-utf8')} by definition")
         rows = record.get("rows", {})
         if rows.get("blocks") != mine.counts["blocks"] or rows.get("lines") != mine.counts["lines"]:
             problems.append(f"parse-affinity rows: {rows} in the stage, blocks {mine.counts['blocks']} lines {mine.counts['lines']} by definition")
