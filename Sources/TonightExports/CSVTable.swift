@@ -295,11 +295,28 @@ enum Field {
             if c >= 0x80 { ascii = false }
         }
         if !ascii {
-            // Valid UTF-8 only (an id is repeated in outputs: never repaired, never mangled).
-            guard let s = String(validating: t, as: UTF8.self), s.unicodeScalars.count <= 64 else { return nil }
+            // Valid UTF-8 only (an id is repeated in outputs: never repaired, never mangled),
+            // of printable scalars.
+            guard let s = String(validating: t, as: UTF8.self), s.unicodeScalars.count <= 64,
+                s.unicodeScalars.allSatisfy(isPrintable)
+            else { return nil }
             return (t, false)
         }
         return t.count <= 64 ? (t, true) : nil
+    }
+
+    /// user-data.md's "printable characters", as Python's `str.isprintable` has them: not a
+    /// control (C0 or C1: U+0085 is a line break to some readers), format (U+202E turns the
+    /// text around it right to left, U+200B is invisible), surrogate, private-use or unassigned
+    /// scalar, nor a line, paragraph or space separator other than the ASCII space (U+2028, a
+    /// no-break space). Until 2026-11-28 only the ASCII controls were refused, so such an id
+    /// was published as a key that prints like another one or not at all.
+    static func isPrintable(_ u: Unicode.Scalar) -> Bool {
+        switch u.properties.generalCategory {
+        case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator: false
+        case .spaceSeparator: u == " "
+        default: true
+        }
     }
 
     @inline(__always) static func int(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {

@@ -1,6 +1,6 @@
 """What the checks share: distances, times, the run store's dumps, the geocoding table and
 the published snapshot's records."""
-import collections, datetime, json, math, os, subprocess
+import collections, datetime, json, math, os, re, subprocess
 
 import pyzstd
 
@@ -21,6 +21,9 @@ def km(lat1, lon1, lat2, lon2):
     return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
 
 
+NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z", re.ASCII)
+
+
 def instant(text):
     return int(datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
                .replace(tzinfo=datetime.timezone.utc).timestamp())
@@ -30,6 +33,30 @@ def dump(tonight, work, stage, table):
     out = subprocess.run([tonight, "runs", "dump", "--work", work, stage, table],
                          check=True, capture_output=True).stdout
     return [json.loads(line) for line in out.splitlines() if line]
+
+
+def valid_id(raw):
+    """user-data.md: an id is 1 to 64 printable characters (trimmed of spaces and tabs), as
+    Python's `str.isprintable` has them; bytes that are not UTF-8 (read as lone surrogates)
+    are not printable. The id, or None."""
+    s = raw.strip(" \t")
+    return s if 1 <= len(s) <= 64 and s.isprintable() else None
+
+
+def id_or_empty(text):
+    """`valid_id` as text, for the every-scalar test: the id, or "" for none."""
+    return valid_id(text) or ""
+
+
+def number(raw):
+    """INPUTS.md: decimal text (a sign, digits with a point, an exponent; no hex, no inf or
+    nan, no underscores), trimmed of spaces and tabs, shorter than 40 characters, finite.
+    The value, or None."""
+    s = raw.strip(" \t")
+    if not s or len(s) >= 40 or not NUMBER.match(s):
+        return None
+    v = float(s)
+    return v if math.isfinite(v) else None
 
 
 def zip5(raw):

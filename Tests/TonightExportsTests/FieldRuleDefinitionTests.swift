@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import TonightExports
+import TonightTesting
+
+/// The exports' field rules against the cross-check's definitions of them
+/// (`scripts/definitions/common.py`, written from user-data.md and INPUTS.md): what an id is
+/// (1 to 64 printable characters) and what a number is (decimal text, finite).
+@Suite struct FieldRuleDefinitionTests {
+    static func id(_ text: String) -> String? {
+        Array(text.utf8).withUnsafeBufferPointer { Field.id($0) }
+    }
+
+    /// Every scalar Python's Unicode assigns, inside an id: valid exactly when the definition
+    /// (`str.isprintable`) says. Until 2026-11-28 only ASCII controls were refused: 137,681
+    /// scalars differed (most of them private use; the C1 controls such as U+0085, format
+    /// characters such as U+202E and U+200B, U+2028, the no-break and other spaces).
+    @Test(.enabled(if: ExternalTool.python3.isAvailable))
+    func everyScalarInAnIdIsPrintableAsTheDefinitionSays() throws {
+        let cases = try definitionOnEveryScalar(module: "common", function: "id_or_empty", from: 0, composed: false)
+        let wrong = cases.filter { (Self.id($0.input) ?? "") != $0.output }.map { String($0.scalar, radix: 16) }
+        #expect(cases.count > 280_000)
+        #expect(wrong.isEmpty, "\(wrong.count) scalars differ: U+\(wrong.prefix(20).joined(separator: ", U+"))")
+    }
+
+    @Test(arguments: [
+        ("xWMyZ4YEGZ", true), ("  padded\t", true), ("with space", true), ("é" + String(repeating: "x", count: 63), true),
+        ("Zoë-87", true), ("東京", true), ("a\u{85}b", false), ("\u{202E}kcatta", false), ("a\u{200B}b", false),
+        ("a\u{2028}b", false), ("a\u{A0}b", false), ("a\u{E000}b", false), ("\u{FEFF}id", false), ("a\u{7F}b", false),
+    ])
+    func ids(_ text: String, _ valid: Bool) {
+        #expect((Self.id(text) != nil) == valid, "\(text.debugDescription)")
+    }
+
+    /// Every text of up to four characters over digits, point, signs, exponents, spaces and a
+    /// few letters (hex, `inf`, `nan`, underscores): `Field.double` gives the definition's
+    /// number, or nil when it has none.
+    @Test(.enabled(if: ExternalTool.python3.isAvailable))
+    func numbersAreTheDefinitions() throws {
+        let alphabet = Array("05.-+eE x_n\t")
+        var texts = [""]
+        var all: [String] = []
+        for _ in 1...4 {
+            texts = texts.flatMap { t in alphabet.map { t + String($0) } }
+            all += texts
+        }
+        all += ["1e400", "-1e400", "1e-400", "nan", "inf", "-inf", "Infinity", "0x1p3", "1_000", String(repeating: "1", count: 39),
+                String(repeating: "1", count: 40), "12345678901234567890", "0.1000000000000000055511151231257827"]
+        let dir = temporaryDirectory("field-numbers")
+        let input = dir.appendingPathComponent("texts.json")
+        try JSONEncoder().encode(all).write(to: input)
+        let script = """
+            import json, sys
+            sys.path.insert(0, "\(packageRoot.appendingPathComponent("scripts").path)")
+            from definitions.common import number
+            for t in json.load(open("\(input.path)")):
+                v = number(t)
+                print("-" if v is None else v.hex())
+            """
+        let file = dir.appendingPathComponent("numbers.py")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        let result = try shell("python3 '\(file.path)'")
+        try #require(result.status == 0, "\(result.output)")
+        let want = result.output.split(separator: "\n", omittingEmptySubsequences: false).prefix(all.count)
+        try #require(want.count == all.count)
+        var wrong: [String] = []
+        for (text, w) in zip(all, want) {
+            let got = Array(text.utf8).withUnsafeBufferPointer { Field.double($0) }
+            let expected: Double? = w == "-" ? nil : Double(hexFloat: String(w))
+            if got?.bitPattern != expected?.bitPattern { wrong.append("\(text.debugDescription): \(String(describing: got)) vs \(w)") }
+        }
+        #expect(all.count > 20_000)
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(10))")
+    }
+}
+
+extension Double {
+    /// Python's `float.hex()` text (`0x1.8000000000000p+0`, `-0x0.0p+0`), as Swift reads it.
+    init?(hexFloat text: String) {
+        self.init(text)
+    }
+}
