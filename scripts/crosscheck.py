@@ -75,7 +75,12 @@ def main():
         sample = sorted(sample)
     problems, checked = [], collections.Counter()
     for dataset, build in (("explore", world.explore), ("feed", world.feed), ("tonight", world.tonight)):
-        theirs = published(args.snapshot, dataset, sample)
+        # Checking every user: a published user the definition does not have (its row
+        # rejected by user-data.md's rules) is a difference too.
+        others = [] if sample == ids else None
+        theirs = published(args.snapshot, dataset, sample, others=others)
+        for key in (others or [])[:20]:
+            problems.append(f"{dataset} {key!r}: published, but not a user by definition (a rejected row?)")
         for key in sample:
             mine = build(world.users[key])
             checked[dataset] += len(mine)

@@ -35,7 +35,10 @@ as they are, and the night's content hash must be the clean night's. Without --c
 few rows are also written as a Latin-1 exporter would: one session in 211 with its
 location_name, one quiz row in 197 with a sport, holding a Latin-1 é (those rows are
 `bad-utf8` rejects, user-data.md: UTF-8), and the unknown column of one row in 13 holding one
-(an unknown column is ignored, whatever its bytes).
+(an unknown column is ignored, whatever its bytes); and one users.csv row in 173 and one
+players.csv row in 157 break a rule of user-data.md and INPUTS.md (ids that are not printable,
+coordinates, radii, budgets and birthdays out of range or not numbers and dates) or stand at
+its edges (HOSTILE_ROWS).
 
 Usage: scripts/messy-inputs.py IN_DIR OUT_DIR [--seed N] [--csv-only]
   copies IN_DIR (a generated inputs directory) to OUT_DIR with feed.xml, affinity.txt and
@@ -178,6 +181,32 @@ TELLING_REGIONS = ("IN", "KY", "ND", "NU")
 LATIN1_E = "\ue000"  # written as the single byte 0xE9 (Latin-1 é), which is not UTF-8
 
 
+# Rows that break user-data.md's and INPUTS.md's rules (rejected by the stage and the
+# definitions alike: their users do not exist) and rows at the edges of them (kept), written
+# into one users.csv row in 173 and one players.csv row in 157 in turn: {column: text}, where
+# "{}" is the row's own value.
+HOSTILE_ROWS = {
+    "users.csv": [
+        {"lat": "91.5", "lon": "10"}, {"lat": "10", "lon": "-180.5"}, {"lat": "40.7", "lon": ""}, {"radius_km": "0"},
+        {"radius_km": "-12"}, {"radius_km": "40076"}, {"max_price": "-1"}, {"max_price": "1000000.5"},
+        {"lat": "nan", "lon": "1"}, {"radius_km": "0x10"}, {"radius_km": "1_0"}, {"max_price": "25\u00a0"},
+        {"user_id": "\u202e{}"}, {"user_id": "{}\u0085"}, {"user_id": "{}\u00a0x"}, {"user_id": "{}" + "x" * 64},
+        {"user_id": "{}\u200b"}, {"user_id": "{}\ue000"},
+        # kept:
+        {"radius_km": "20015"}, {"max_price": "0"}, {"lat": "-90", "lon": "180"}, {"radius_km": " 25 "},
+        {"radius_km": "1e2"}, {"lat": "+40.5", "lon": "-73.25"}, {"user_id": " {}\t"},
+    ],
+    "players.csv": [
+        {"user_id": "\u202e{}"}, {"user_id": "{}\u2028"}, {"lat": "95", "lon": "0"}, {"lat": "", "lon": "10"},
+        {"birthday": "1990-02-30"}, {"birthday": "1899-12-31"}, {"birthday": "2099-01-01"}, {"lat": "nan", "lon": "1"},
+        {"birthday": "1990-1-5"}, {"birthday": "19900105"},
+        # kept:
+        {"lat": "-90", "lon": "-180"}, {"birthday": "1900-01-01"}, {"lat": " 40.5 ", "lon": "+10"},
+    ],
+}
+HOSTILE_EVERY = {"users.csv": (173, 50), "players.csv": (157, 40)}
+
+
 def mess_csv(dest, rng, latin1=False):
     """Every CSV export rewritten with the same rows: a BOM, CRLF, reversed columns with an
     unknown one in the middle, fields quoted at random; with `latin1`, the Latin-1 rows."""
@@ -210,6 +239,7 @@ def mess_csv(dest, rng, latin1=False):
                 cells.insert(len(cells) // 2, field(note))
                 return ",".join(cells)
 
+            hostile = HOSTILE_ROWS.get(name) if latin1 else None
             column = {"sessions.csv": "location_name", "quiz.csv": "play_sports"}.get(name) if latin1 else None
             every = {"sessions.csv": 211, "quiz.csv": 197}.get(name)
             out = [line(header, "note")]
@@ -217,6 +247,12 @@ def mess_csv(dest, rng, latin1=False):
                 note = f'row {k}, "as exported"\nsecond line' if k % 7 == 0 else ""
                 if latin1 and k % 13 == 3:
                     note, counts["latin1-ignored"] = f"caf{LATIN1_E} note", counts["latin1-ignored"] + 1
+                if hostile and k % HOSTILE_EVERY[name][0] == HOSTILE_EVERY[name][1]:
+                    r = list(r)
+                    n = k // HOSTILE_EVERY[name][0]
+                    for c, text in hostile[n % len(hostile)].items():
+                        r[header.index(c)] = text.replace("{}", r[header.index(c)])
+                    counts["hostile-rows"] = counts.get("hostile-rows", 0) + 1
                 if column and k % every == 5:
                     r = list(r)
                     c = header.index(column)

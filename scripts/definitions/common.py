@@ -103,9 +103,9 @@ def exact_point(cells, lat, lon):
 
 
 
-def published(snapshot, dataset, keys, whole=False):
+def published(snapshot, dataset, keys, whole=False, others=None):
     """The records (or with `whole`, the whole objects) of `keys` in a published dataset,
-    streamed once."""
+    streamed once; the keys of the other records are appended to the list `others`, if any."""
     path = os.path.join(snapshot, dataset + ".ndjson.zst")
     d = os.path.join(snapshot, dataset + ".dict")
     zd = pyzstd.ZstdDict(open(d, "rb").read()) if os.path.exists(d) else None
@@ -118,6 +118,8 @@ def published(snapshot, dataset, keys, whole=False):
             if key in wanted:
                 record = json.loads(line)
                 found[key] = record if whole else record["items"]
+            elif others is not None:
+                others.append(key)
     return found
 
 

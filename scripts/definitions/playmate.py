@@ -1,14 +1,17 @@
 """recommendations.md's Playmate suggestions and statistics, with ranking.md's skill-level
 tie-break and feedback."""
-import collections, csv, datetime, functools, os, unicodedata
+import collections, csv, datetime, functools, os, re, unicodedata
 
-from .common import NEAR_TIE, km, instant, published, same_number
+from .common import NEAR_TIE, km, instant, published, same_number, valid_id, number
 
 SESSIONS_RADIUS_KM = 80.4672
 SESSIONS_SIZE = 8
 WEIGHTS = (5.2, 2.3, 1.2, 1.9)  # sportWeight, friends, genderMatches, ageMatches
 AGE_GROUPS = ((12, "Under 12"), (18, "12-17"), (25, "18-24"), (35, "25-34"), (45, "35-44"), (55, "45-54"),
               (65, "55-64"), (75, "65-74"), (10 ** 9, "75+"))
+
+
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z", re.ASCII)
 
 
 def clean(text):
@@ -47,12 +50,36 @@ class Playmate:
             age = day.year - b.year - ((day.month, day.day) < (b.month, b.day))
             return next(name for (limit, name) in AGE_GROUPS if age < limit)
 
+        def player_row(r):
+            """players.csv by user-data.md's and INPUTS.md's rules: (id, origin or None), or
+            None for a rejected row (a bad id; coordinates that are not two numbers in range;
+            a birthday that is not a real YYYY-MM-DD from 1900-01-01 to the run date)."""
+            uid = valid_id(r.get("user_id") or "")
+            lat, lon = (r.get("lat") or "").strip(" \t"), (r.get("lon") or "").strip(" \t")
+            origin = None
+            if lat or lon:
+                a, o = number(lat), number(lon)
+                if a is None or o is None or not -90 <= a <= 90 or not -180 <= o <= 180:
+                    return None
+                origin = (a, o)
+            birthday = (r.get("birthday") or "").strip(" \t")
+            if birthday:
+                try:
+                    b = datetime.date.fromisoformat(birthday) if DATE.match(birthday) else None
+                except ValueError:
+                    b = None
+                if b is None or not datetime.date(1900, 1, 1) <= b <= day:
+                    return None
+            return None if uid is None else (uid, origin)
+
         self.players = {}
         for r in rows("players.csv"):
-            lat, lon = (r.get("lat") or "").strip(), (r.get("lon") or "").strip()
-            self.players[r["user_id"].strip()] = {
+            row = player_row(r)
+            if row is None:
+                continue
+            self.players[row[0]] = {
                 "gender": clean(r.get("gender")), "age": age_group(r.get("birthday")),
-                "origin": (float(lat), float(lon)) if lat and lon else None,
+                "origin": row[1],
                 "play": set(), "avoid": set(), "genders": set(), "ages": set(), "declined": set()}
         for r in rows("quiz.csv"):
             if not_utf8(r, "play_sports", "avoid_sports"):
@@ -80,8 +107,10 @@ class Playmate:
                 "place": (float(r["lat"]), float(r["lon"])), "capacity": int(r["capacity"]),
                 "members": {r["creator_id"].strip()}}
         for r in rows("session_players.csv"):
+            # user-data.md: a reference to an unknown player (none by that id, or its row
+            # rejected) is counted and ignored. The creator is a member known or not.
             s = self.sessions.get(r["session_id"].strip())
-            if s is not None:
+            if s is not None and r["user_id"].strip() in self.players:
                 s["members"].add(r["user_id"].strip())
         self.of_player = collections.defaultdict(list)
         for s in self.sessions.values():
@@ -89,7 +118,8 @@ class Playmate:
                 self.of_player[m].append(s)
         self.friends = collections.defaultdict(set)
         for r in rows("friends.csv"):
-            self.friends[r["user_id"].strip()].add(r["friend_id"].strip())
+            if r["user_id"].strip() in self.players and r["friend_id"].strip() in self.players:
+                self.friends[r["user_id"].strip()].add(r["friend_id"].strip())
         standing = {}
         for r in rows("feedback.csv"):
             standing[(r["user_id"].strip(), r["session_id"].strip())] = (r["answer"].strip().lower(),
@@ -153,7 +183,12 @@ class Playmate:
 
 def compare_playmate(snapshot, playmate, sample, problems):
     theirs = published(snapshot, "sessions", sample)
-    stats = published(snapshot, "player_stats", sample, whole=True)
+    # Checking every player: a published player the definition does not have (its row
+    # rejected by user-data.md's rules) is a difference too.
+    others = [] if len(sample) == len(playmate.players) else None
+    stats = published(snapshot, "player_stats", sample, whole=True, others=others)
+    for key in (others or [])[:20]:
+        problems.append(f"player_stats {key!r}: published, but not a player by definition (a rejected row?)")
     items = 0
     for uid in sample:
         mine = playmate.suggestions(uid)

@@ -3,7 +3,7 @@ and the world they are computed from."""
 import bisect, collections, csv, datetime, json, math, os
 import xml.etree.ElementTree as ET
 
-from .common import NEAR_TIE, EARTH_RADIUS_KM, km, instant, dump, zip5, geotable, exact_point, same_number
+from .common import NEAR_TIE, EARTH_RADIUS_KM, km, instant, dump, zip5, geotable, exact_point, same_number, valid_id, number
 
 # recommendations.md defaults.
 HORIZON_DAYS = 60
@@ -99,18 +99,15 @@ class World:
         self.venue_points = venues
         with open(os.path.join(args.inputs, "tickets", "users.csv"), newline="", encoding="utf-8-sig", errors="surrogateescape") as f:
             for row in csv.DictReader(f):
-                lat, lon, place = row.get("lat", "").strip(), row.get("lon", "").strip(), None
-                if lat and lon:
-                    place = (float(lat), float(lon))
-                elif row.get("home_zip"):
-                    z = zip5(row["home_zip"])
-                    place = zips.get(z) if z else None
-                radius = row.get("radius_km", "").strip()
-                price = row.get("max_price", "").strip()
-                self.users[row["user_id"]] = {
-                    "place": place, "radius": float(radius) if radius else RADIUS_KM,
-                    "maxPrice": float(price) if price else None,
-                    "favorites": [], "follows": set(), "dismissed": set()}
+                user = self.user_row(row)
+                if user is not None:
+                    uid, place, radius, price = user
+                    if place is None and row.get("home_zip"):
+                        z = zip5(row["home_zip"])
+                        place = zips.get(z) if z else None
+                    self.users[uid] = {
+                        "place": place, "radius": RADIUS_KM if radius is None else radius, "maxPrice": price,
+                        "favorites": [], "follows": set(), "dismissed": set()}
         for name, field, into in (("favorites.csv", "artist_id", "favorites"),
                                   ("follows.csv", "event_id", "follows"),
                                   ("dismissed.csv", "event_id", "dismissed")):
@@ -119,19 +116,48 @@ class World:
                 continue
             with open(path, newline="", encoding="utf-8-sig", errors="surrogateescape") as f:
                 for row in csv.DictReader(f):
-                    u = self.users.get(row["user_id"])
+                    if valid_id(row["user_id"]) is None or valid_id(row[field]) is None:
+                        continue  # bad-id: the row is rejected
+                    u = self.users.get(valid_id(row["user_id"]))
+                    if u is None:
+                        continue  # unknown-user (no row in users.csv, or its row rejected): ignored
                     if into == "favorites":
                         a = int(row[field])
                         if a in self.artists:
-                            self.favored_by[a].add(row["user_id"])
-                    if u is None:
-                        continue
-                    if into == "favorites":
-                        a = int(row[field])
+                            # recommendations.md: "how many users favour them" (user-data.md:
+                            # a favourite of an unknown user is counted and ignored).
+                            self.favored_by[a].add(valid_id(row["user_id"]))
                         if a in self.artists and a not in u["favorites"]:
                             u["favorites"].append(a)
                     else:
                         u[into].add(row[field].strip().upper())
+
+    @staticmethod
+    def user_row(row):
+        """A users.csv row by user-data.md's and INPUTS.md's rules: (id, coordinates or None,
+        radius or None, budget or None), or None for a rejected row (a bad id, coordinates that
+        are not two numbers in range, a radius outside (0, 40075] km, a budget outside
+        [0, 1000000]). A row without coordinates is placed by its home ZIP (not here)."""
+        uid = valid_id(row.get("user_id") or "")
+        if uid is None:
+            return None
+        texts = {k: (row.get(k) or "").strip(" \t") for k in ("lat", "lon", "radius_km", "max_price")}
+        place = None
+        if texts["lat"] or texts["lon"]:
+            lat, lon = number(texts["lat"]), number(texts["lon"])
+            if lat is None or lon is None or not -90 <= lat <= 90 or not -180 <= lon <= 180:
+                return None
+            place = (lat, lon)
+        radius = price = None
+        if texts["radius_km"]:
+            radius = number(texts["radius_km"])
+            if radius is None or not 0 < radius <= 40075:
+                return None
+        if texts["max_price"]:
+            price = number(texts["max_price"])
+            if price is None or not 0 <= price <= 1_000_000:
+                return None
+        return uid, place, radius, price
 
     # -- the lists, as recommendations.md defines them ------------------------------------------
 
