@@ -36,9 +36,10 @@ few rows are also written as a Latin-1 exporter would: one session in 211 with i
 location_name, one quiz row in 197 with a sport, holding a Latin-1 é (those rows are
 `bad-utf8` rejects, user-data.md: UTF-8), and the unknown column of one row in 13 holding one
 (an unknown column is ignored, whatever its bytes); and one users.csv row in 173 and one
-players.csv row in 157 break a rule of user-data.md and INPUTS.md (ids that are not printable,
-coordinates, radii, budgets and birthdays out of range or not numbers and dates) or stand at
-its edges (HOSTILE_ROWS).
+players.csv row in 157 and one sessions.csv row in 241 break a rule of user-data.md and
+INPUTS.md (ids that are not printable, coordinates, radii, budgets, birthdays, instants,
+capacities and durations out of range or not numbers and dates) or stand at its edges
+(HOSTILE_ROWS).
 
 Usage: scripts/messy-inputs.py IN_DIR OUT_DIR [--seed N] [--csv-only]
   copies IN_DIR (a generated inputs directory) to OUT_DIR with feed.xml, affinity.txt and
@@ -183,7 +184,8 @@ LATIN1_E = "\ue000"  # written as the single byte 0xE9 (Latin-1 é), which is no
 
 # Rows that break user-data.md's and INPUTS.md's rules (rejected by the stage and the
 # definitions alike: their users do not exist) and rows at the edges of them (kept), written
-# into one users.csv row in 173 and one players.csv row in 157 in turn: {column: text}, where
+# into one users.csv row in 173, one players.csv row in 157 and one sessions.csv row in 241 in
+# turn: {column: text}, where
 # "{}" is the row's own value.
 HOSTILE_ROWS = {
     "users.csv": [
@@ -203,8 +205,17 @@ HOSTILE_ROWS = {
         # kept:
         {"lat": "-90", "lon": "-180"}, {"birthday": "1900-01-01"}, {"lat": " 40.5 ", "lon": "+10"},
     ],
+    "sessions.csv": [
+        {"session_id": "\u202e{}"}, {"occurs_at": "2026-02-30T18:00:00Z"}, {"capacity": "4.0"}, {"creator_id": "{}\u0085"},
+        {"occurs_at": "2026-01-20 18:00:00"}, {"occurs_at": "2026-01-20T18:00:00+01:00"}, {"occurs_at": "1999-12-31T23:59:59Z"},
+        {"occurs_at": "2026-01-20T18:00:60Z"}, {"occurs_at": "2026-1-20T18:00:00Z"}, {"capacity": "0"}, {"capacity": "1001"},
+        {"duration_min": "1441"}, {"duration_min": "-5"}, {"lat": ""}, {"sport": " "}, {"sport": "x" * 201},
+        # kept:
+        {"capacity": "1000"}, {"duration_min": "0"}, {"occurs_at": "2099-12-31T23:59:59Z"}, {"capacity": " 4 "},
+        {"sport": "{}" + "x" * 180},
+    ],
 }
-HOSTILE_EVERY = {"users.csv": (173, 50), "players.csv": (157, 40)}
+HOSTILE_EVERY = {"users.csv": (173, 50), "players.csv": (157, 40), "sessions.csv": (241, 100)}
 
 
 def mess_csv(dest, rng, latin1=False):

@@ -12,6 +12,8 @@ AGE_GROUPS = ((12, "Under 12"), (18, "12-17"), (25, "18-24"), (35, "25-34"), (45
 
 
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z", re.ASCII)
+INSTANT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z", re.ASCII)
+INTEGER = re.compile(r"[0-9]{1,18}\Z", re.ASCII)
 
 
 def clean(text):
@@ -95,9 +97,34 @@ class Playmate:
             p["avoid"] = {sport_key(x) for x in items("avoid_sports")}
             p["genders"] = set(items("genders"))
             p["ages"] = set(items("age_groups"))
+        def session_row(r):
+            """sessions.csv by user-data.md's and INPUTS.md's rules, or None for a rejected row:
+            ids; a sport (at most 200 bytes); `occurs_at` a real YYYY-MM-DDTHH:MM:SSZ from
+            2000 to 2099; both coordinates, numbers in range; a capacity of 1…1000 and a
+            duration (optional) of 0…1440 minutes, integers; a session id seen before."""
+            sid, creator, sport = valid_id(r.get("session_id") or ""), valid_id(r.get("creator_id") or ""), clean(r.get("sport"))
+            if sid is None or creator is None or sid in self.sessions or not sport or len(sport.encode("utf-8", "surrogateescape")) > 200:
+                return None
+            when = (r.get("occurs_at") or "").strip(" \t")
+            if not INSTANT.match(when) or not "2000-01-01T00:00:00Z" <= when <= "2099-12-31T23:59:59Z":
+                return None
+            try:
+                instant(when)
+            except ValueError:
+                return None
+            lat, lon = number(r.get("lat") or ""), number(r.get("lon") or "")
+            if lat is None or lon is None or not -90 <= lat <= 90 or not -180 <= lon <= 180:
+                return None
+            capacity, duration = (r.get("capacity") or "").strip(" \t"), (r.get("duration_min") or "").strip(" \t")
+            if not INTEGER.match(capacity) or not 1 <= int(capacity) <= 1000:
+                return None
+            if duration and (not INTEGER.match(duration) or not 0 <= int(duration) <= 1440):
+                return None
+            return sid
+
         self.sessions = {}
         for r in rows("sessions.csv"):
-            if not_utf8(r, "sport", "skill_level", "location_name"):
+            if not_utf8(r, "sport", "skill_level", "location_name") or session_row(r) is None:
                 continue
             self.sessions[r["session_id"].strip()] = {
                 "id": r["session_id"].strip(), "key": sport_key(clean(r["sport"])), "label": clean(r["sport"]),
