@@ -52,18 +52,25 @@ class Playmate:
             age = day.year - b.year - ((day.month, day.day) < (b.month, b.day))
             return next(name for (limit, name) in AGE_GROUPS if age < limit)
 
+        def origin_of(r):
+            """Optional coordinates (INPUTS.md): both or neither, numbers in range. (origin or
+            None, True), or (None, False) for a rejected row."""
+            lat, lon = (r.get("lat") or "").strip(" \t"), (r.get("lon") or "").strip(" \t")
+            if not lat and not lon:
+                return None, True
+            a, o = number(lat), number(lon)
+            if a is None or o is None or not -90 <= a <= 90 or not -180 <= o <= 180:
+                return None, False
+            return (a, o), True
+
         def player_row(r):
             """players.csv by user-data.md's and INPUTS.md's rules: (id, origin or None), or
             None for a rejected row (a bad id; coordinates that are not two numbers in range;
             a birthday that is not a real YYYY-MM-DD from 1900-01-01 to the run date)."""
             uid = valid_id(r.get("user_id") or "")
-            lat, lon = (r.get("lat") or "").strip(" \t"), (r.get("lon") or "").strip(" \t")
-            origin = None
-            if lat or lon:
-                a, o = number(lat), number(lon)
-                if a is None or o is None or not -90 <= a <= 90 or not -180 <= o <= 180:
-                    return None
-                origin = (a, o)
+            origin, ok = origin_of(r)
+            if not ok:
+                return None
             birthday = (r.get("birthday") or "").strip(" \t")
             if birthday:
                 try:
@@ -84,15 +91,15 @@ class Playmate:
                 "origin": row[1],
                 "play": set(), "avoid": set(), "genders": set(), "ages": set(), "declined": set()}
         for r in rows("quiz.csv"):
-            if not_utf8(r, "play_sports", "avoid_sports"):
+            origin, ok = origin_of(r)
+            if not_utf8(r, "play_sports", "avoid_sports") or valid_id(r.get("user_id") or "") is None or not ok:
                 continue
             p = self.players.get(r["user_id"].strip())
             if p is None:
                 continue
             items = lambda name: [c for c in (clean(x) for x in (clean(r.get(name)) or "").split("|")) if c]
-            lat, lon = (r.get("lat") or "").strip(), (r.get("lon") or "").strip()
-            if lat and lon:
-                p["origin"] = (float(lat), float(lon))
+            if origin is not None:
+                p["origin"] = origin
             p["play"] = {sport_key(x) for x in items("play_sports")}
             p["avoid"] = {sport_key(x) for x in items("avoid_sports")}
             p["genders"] = set(items("genders"))
