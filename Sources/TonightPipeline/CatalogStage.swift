@@ -64,8 +64,9 @@ package struct CatalogStage: Stage {
             (try context.read(.placedVenues), try context.read(.locatedEvents), try Self.favoriteCounts(context))
         })
         clock.lap("read")
+        let settings = Self.settings(context.config, asOf: context.asOf)
         let builder = CatalogBuilder(
-            settings: Self.settings(context.config, asOf: context.asOf), artists: artists, categories: categories,
+            settings: settings, artists: artists, categories: categories,
             venues: venues, events: events)
         let makers: [@Sendable () throws -> CatalogBuilder.Records] = [
             builder.eventRecords, builder.venueRecords, { builder.artistRecords(favorites: favorites) },
@@ -108,7 +109,6 @@ package struct CatalogStage: Stage {
             outcome.details["seconds.dataset.\(names[k])"] = String(format: "%.2f build, %.2f write", results[j].2, results[j].3)
         }
         clock.lap("build+write")
-        let settings = Self.settings(context.config, asOf: context.asOf)
         for (k, summary) in summaries.enumerated() {
             try files.add(summary!, keyForm: Self.keyForm(names[k], settings))
             outcome.rows[names[k]] = counts[k]
