@@ -35,8 +35,9 @@ as they are, and the night's content hash must be the clean night's. Without --c
 few rows are also written as a Latin-1 exporter would: one session in 211 with its
 location_name, one quiz row in 197 with a sport, holding a Latin-1 é (those rows are
 `bad-utf8` rejects, user-data.md: UTF-8), and the unknown column of one row in 13 holding one
-(an unknown column is ignored, whatever its bytes); and one users.csv row in 173 and one
-players.csv row in 157 and one sessions.csv and quiz.csv row in 241 break a rule of user-data.md and
+(an unknown column is ignored, whatever its bytes); and one users.csv row in 173, one
+players.csv row in 157, one sessions.csv and quiz.csv row in 241 and one feedback.csv row in
+97 break a rule of user-data.md and
 INPUTS.md (ids that are not printable, coordinates, radii, budgets, birthdays, instants,
 capacities and durations out of range or not numbers and dates) or stand at its edges
 (HOSTILE_ROWS).
@@ -184,8 +185,8 @@ LATIN1_E = "\ue000"  # written as the single byte 0xE9 (Latin-1 é), which is no
 
 # Rows that break user-data.md's and INPUTS.md's rules (rejected by the stage and the
 # definitions alike: their users do not exist) and rows at the edges of them (kept), written
-# into one users.csv row in 173, one players.csv row in 157 and one sessions.csv and quiz.csv
-# row in 241 in turn: {column: text}, where
+# into one users.csv row in 173, one players.csv row in 157, one sessions.csv and quiz.csv row
+# in 241 and one feedback.csv row in 97 in turn: {column: text}, where
 # "{}" is the row's own value.
 HOSTILE_ROWS = {
     "users.csv": [
@@ -219,7 +220,12 @@ HOSTILE_ROWS["quiz.csv"] = [
     {"lat": "91", "lon": "0"}, {"lat": "", "lon": "5"}, {"lat": "-90", "lon": "180"}, {"user_id": "\u202e{}"},
     {"lat": "nan", "lon": "1"}, {"lat": " 40.5 ", "lon": "+10"}, {"lat": "0x1", "lon": "1"},
 ]
-HOSTILE_EVERY = {"users.csv": (173, 50), "players.csv": (157, 40), "sessions.csv": (241, 100), "quiz.csv": (241, 120)}
+HOSTILE_ROWS["feedback.csv"] = [
+    {"answer": "NO", "reason": "Sport"}, {"answer": "no", "reason": "because"}, {"answer": " Yes "}, {"answer": "maybe"},
+    {"user_id": "\u202e{}"}, {"answer": "no", "reason": " time "},
+]
+HOSTILE_EVERY = {"users.csv": (173, 50), "players.csv": (157, 40), "sessions.csv": (241, 100), "quiz.csv": (241, 120),
+                 "feedback.csv": (97, 30)}
 
 
 def mess_csv(dest, rng, latin1=False):

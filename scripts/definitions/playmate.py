@@ -154,10 +154,16 @@ class Playmate:
         for r in rows("friends.csv"):
             if r["user_id"].strip() in self.players and r["friend_id"].strip() in self.players:
                 self.friends[r["user_id"].strip()].add(r["friend_id"].strip())
+        # feedback.csv (INPUTS.md): answer yes or no and reason sport, time, place, people,
+        # other or empty, in any case; a row that breaks that, or holds a bad id, is rejected
+        # and leaves the pair's standing answer as it was.
         standing = {}
         for r in rows("feedback.csv"):
-            standing[(r["user_id"].strip(), r["session_id"].strip())] = (r["answer"].strip().lower(),
-                                                                           (r.get("reason") or "").strip().lower())
+            answer, reason = (r.get("answer") or "").strip().lower(), (r.get("reason") or "").strip().lower()
+            if valid_id(r.get("user_id") or "") is None or valid_id(r.get("session_id") or "") is None \
+                    or answer not in ("yes", "no") or reason not in ("", "sport", "time", "place", "people", "other"):
+                continue
+            standing[(r["user_id"].strip(), r["session_id"].strip())] = (answer, reason)
         for (u, sid), (answer, reason) in standing.items():
             p, s = self.players.get(u), self.sessions.get(sid)
             if p is None or s is None or answer != "no":
