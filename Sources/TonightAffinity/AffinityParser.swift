@@ -353,15 +353,17 @@ package struct AffinityParser {
                 continue
             }
             let lineName = UnsafeBufferPointer(rebasing: line[(first + 1)..<last])
-            if let bad = TextEncodingCheck.firstInvalidUTF8(lineName) {
-                reject("bad-utf8", Self.notUTF8("the name", lineName[bad], column: lo - lineStart + first + 1 + bad + 1)
-                    + "; the line is kept (its id names the artist)")
-            }
-            if !nameEquals(Int(targetIndex), lineName),
-                TextNormalizer.nameKey(name(at: Int(targetIndex)))
-                    != TextNormalizer.nameKey(String(decoding: lineName, as: UTF8.self))
-            {
-                counts["name-mismatch", default: 0] += 1
+            // The feed's own bytes (nearly every line) are UTF-8 and the same name: nothing
+            // more to read. Otherwise a name that is not UTF-8 is said, and is a mismatch.
+            if !nameEquals(Int(targetIndex), lineName) {
+                if let bad = TextEncodingCheck.firstInvalidUTF8(lineName) {
+                    reject("bad-utf8", Self.notUTF8("the name", lineName[bad], column: lo - lineStart + first + 1 + bad + 1)
+                        + "; the line is kept (its id names the artist)")
+                    counts["name-mismatch", default: 0] += 1
+                } else if TextNormalizer.nameKey(name(at: Int(targetIndex)))
+                    != TextNormalizer.nameKey(String(decoding: lineName, as: UTF8.self)) {
+                    counts["name-mismatch", default: 0] += 1
+                }
             }
             for source in blockSources {
                 if source == target {

@@ -66,17 +66,10 @@ import TonightTesting
         var wrong: [String] = []
         for (text, w) in zip(all, want) {
             let got = Array(text.utf8).withUnsafeBufferPointer { Field.double($0) }
-            let expected: Double? = w == "-" ? nil : Double(hexFloat: String(w))
+            let expected: Double? = w == "-" ? nil : Double(String(w))  // Python's float.hex(), which Swift reads
             if got?.bitPattern != expected?.bitPattern { wrong.append("\(text.debugDescription): \(String(describing: got)) vs \(w)") }
         }
         #expect(all.count > 20_000)
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(10))")
-    }
-}
-
-extension Double {
-    /// Python's `float.hex()` text (`0x1.8000000000000p+0`, `-0x0.0p+0`), as Swift reads it.
-    init?(hexFloat text: String) {
-        self.init(text)
     }
 }

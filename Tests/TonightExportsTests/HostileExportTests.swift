@@ -161,6 +161,20 @@ import TonightBase
         #expect(r.rejects[0].detail.count < 200)
     }
 
+    /// Ids that hold a scalar that does not print (user-data.md: printable characters) are
+    /// `bad-id` through the loaders, not only in `Field.id` (`FieldRuleDefinitionTests`):
+    /// until 2026-11-28 these users were published under such keys.
+    @Test func idsThatDoNotPrintAreRejected() throws {
+        let r = try Self.load([
+            "users.csv": Self.users(["\u{202E}kcatta,,,,", "a\u{85}b,,,,", "a\u{A0}b,,,,", "Zoë,,,,"]),
+            "favorites.csv": "user_id,artist_id\n" + (0..<200).map { "g\($0),1\n" }.joined() + "x\u{200B},1\n",
+        ])
+        #expect(r.rejects.map { "\($0.file):\($0.line) \($0.reason)" } == [
+            "users.csv:202 bad-id", "users.csv:203 bad-id", "users.csv:204 bad-id", "favorites.csv:202 bad-id",
+        ])
+        #expect(r.users.records.last?.id == "Zoë")
+    }
+
     static func playmate(_ files: [String: String]) throws -> PlaymateExport {
         var all = [
             "players.csv": "user_id,birthday,gender,lat,lon\n" + (0..<200).map { "p\($0),1990-01-01,Female,,\n" }.joined(),
