@@ -40,13 +40,14 @@ players.csv row in 157, one sessions.csv and quiz.csv row in 241 and one feedbac
 97 break a rule of user-data.md and
 INPUTS.md (ids that are not printable, coordinates, radii, budgets, birthdays, instants,
 capacities and durations out of range or not numbers and dates) or stand at its edges
-(HOSTILE_ROWS).
+(HOSTILE_ROWS); six feedback.csv rows answer a session the player is shown, so that the
+answer and reason rules change a list (TELLING_FEEDBACK).
 
 Usage: scripts/messy-inputs.py IN_DIR OUT_DIR [--seed N] [--csv-only]
   copies IN_DIR (a generated inputs directory) to OUT_DIR with feed.xml, affinity.txt and
   the CSV exports made messy.
 """
-import argparse, collections, csv, os, random, re, shutil, unicodedata
+import argparse, collections, csv, datetime, json, os, random, re, shutil, sys, unicodedata
 
 ABBREVIATE = [("Saint ", "St. "), ("Sainte-", "Ste-"), ("Fort ", "Ft. "), ("Mount ", "Mt. "), ("Saint-", "St-")]
 SPACES = ["\u00a0", "\u2003", "\u3000"]
@@ -173,6 +174,7 @@ def main():
     out.close()
     counts.update(mess_affinity(args.source, args.dest, rng))
     counts.update(mess_csv(args.dest, rng, latin1=True))
+    counts.update(telling_feedback(args.dest))
     print(" ".join(f"{k} {v}" for k, v in counts.items()))
 
 
@@ -220,9 +222,11 @@ HOSTILE_ROWS["quiz.csv"] = [
     {"lat": "91", "lon": "0"}, {"lat": "", "lon": "5"}, {"lat": "-90", "lon": "180"}, {"user_id": "\u202e{}"},
     {"lat": "nan", "lon": "1"}, {"lat": " 40.5 ", "lon": "+10"}, {"lat": "0x1", "lon": "1"},
 ]
+# (The kept ones first: `small` has 434 feedback rows, so it takes the first five, and its
+# rejects, with TELLING_FEEDBACK's, must stay within the exports' 1 %.)
 HOSTILE_ROWS["feedback.csv"] = [
-    {"answer": "NO", "reason": "Sport"}, {"answer": "no", "reason": "because"}, {"answer": " Yes "}, {"answer": "maybe"},
-    {"user_id": "\u202e{}"}, {"answer": "no", "reason": " time "},
+    {"answer": "NO", "reason": "Sport"}, {"answer": " Yes "}, {"answer": "no", "reason": " time "}, {"answer": "maybe"},
+    {"user_id": "\u202e{}"}, {"answer": "no", "reason": "because"},
 ]
 HOSTILE_EVERY = {"users.csv": (173, 50), "players.csv": (157, 40), "sessions.csv": (241, 100), "quiz.csv": (241, 120),
                  "feedback.csv": (97, 30)}
@@ -284,6 +288,48 @@ def mess_csv(dest, rng, latin1=False):
                 f.write(("\ufeff" + "\r\n".join(out) + "\r\n").encode("utf-8").replace(LATIN1_E.encode("utf-8"), b"\xe9"))
             counts["csv-files"] += 1
     return counts
+
+
+# Answers on sessions the player is shown (by the Playmate definition, on the messy exports
+# before these rows), so that feedback.csv's rules change a list either way: (answer,
+# reason). Rejected (the session stays): a reason that is not one, and one that ends in
+# U+001F (not white space, though Python's `str.strip` takes it). Kept (the session declined;
+# for `sport`, its sport avoided): Unicode's white space at the ends, the ASCII vertical tab
+# and form feed among it, in any case.
+TELLING_FEEDBACK = [("no", "because"), ("no\x0c", "\x0bSPORT"), ("No\u00a0", "time\u3000"), ("no", "sport\x1f"),
+                    (" no\t", "\x0cSport"), ("NO", "sport\x0b")]
+
+
+def telling_feedback(dest):
+    """Appends TELLING_FEEDBACK's rows to the messy feedback.csv, each for the first session of
+    a player of its own (players taken evenly through the id order, those without a list
+    skipped), in the file's column order."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from definitions.playmate import Playmate
+    path = os.path.join(dest, "playmate", "feedback.csv")
+    if not os.path.exists(path):
+        return {}
+    as_of = json.load(open(os.path.join(dest, "generated.json")))["asOf"]
+    playmate = Playmate(dest, int(datetime.datetime.strptime(as_of, "%Y-%m-%dT%H:%M:%SZ")
+                                  .replace(tzinfo=datetime.timezone.utc).timestamp()))
+    players = sorted(playmate.players)
+    step = max(1, len(players) // (4 * len(TELLING_FEEDBACK)))
+    chosen = []
+    for uid in players[::step]:
+        listed = playmate.suggestions(uid)
+        if listed:
+            chosen.append((uid, listed[0]["session"]))
+        if len(chosen) == len(TELLING_FEEDBACK):
+            break
+    with open(path, encoding="utf-8-sig", errors="surrogateescape", newline="") as f:
+        header = next(csv.reader(f))
+    lines = []
+    for (uid, session), (answer, reason) in zip(chosen, TELLING_FEEDBACK):
+        row = {"user_id": uid, "session_id": session, "answer": answer, "reason": reason}
+        lines.append(",".join('"' + row.get(c, "").replace('"', '""') + '"' for c in header))
+    with open(path, "ab") as f:
+        f.write("".join(line + "\r\n" for line in lines).encode("utf-8"))
+    return {"telling-feedback": len(lines)}
 
 
 def mess_affinity(source, dest, rng):

@@ -3,8 +3,12 @@ import TonightBase
 
 /// Text normalisation of feed.md: trim white space, NFC; empty means absent.
 package enum TextNormalizer {
+    /// Unicode's White_Space within ASCII: space, tab, line feed, vertical tab, form feed and
+    /// carriage return. (Until 2026-11-28 the vertical tab and form feed were missing, so an
+    /// ASCII export text kept them at its ends while one with a letter beyond ASCII lost them;
+    /// XML cannot hold either, so the feed never had them.)
     @inline(__always) package static func isASCIISpace(_ c: UInt8) -> Bool {
-        c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d
+        c == 0x20 || (c >= 0x09 && c <= 0x0d)
     }
 
     /// Trims and NFC-normalises raw UTF-8 bytes; returns nil for an empty result.

@@ -4,8 +4,9 @@ import Testing
 import TonightTesting
 
 /// The exports' field rules against the cross-check's definitions of them
-/// (`scripts/definitions/common.py`, written from user-data.md and INPUTS.md): what an id is
-/// (1 to 64 printable characters) and what a number is (decimal text, finite).
+/// (`scripts/definitions/common.py` and `playmate.py`, written from user-data.md and INPUTS.md):
+/// what an id is (1 to 64 printable characters), what a number is (decimal text, finite) and
+/// what a text's ends lose (white space).
 @Suite struct FieldRuleDefinitionTests {
     static func id(_ text: String) -> String? {
         Array(text.utf8).withUnsafeBufferPointer { Field.id($0) }
@@ -19,6 +20,29 @@ import TonightTesting
     func everyScalarInAnIdIsPrintableAsTheDefinitionSays() throws {
         let cases = try definitionOnEveryScalar(module: "common", function: "id_or_empty", from: 0, composed: false)
         let wrong = cases.filter { (Self.id($0.input) ?? "") != $0.output }.map { String($0.scalar, radix: 16) }
+        #expect(cases.count > 280_000)
+        #expect(wrong.isEmpty, "\(wrong.count) scalars differ: U+\(wrong.prefix(20).joined(separator: ", U+"))")
+    }
+
+    /// Every scalar Python's Unicode assigns, at both ends of an ASCII text, of a Latin-1 one
+    /// and alone: the exports' text rule (`Field.text`, and `Field.appendText` that the
+    /// loaders' columns use) trims exactly what the definition does (feed.md's "white space":
+    /// Unicode's White_Space). Until 2026-11-28 an ASCII text kept a vertical tab or form feed
+    /// at its ends (a text with a letter beyond ASCII lost them), so "Tennis\u{B}" was a sport
+    /// of its own and a feedback answer "no\u{C}" a reject.
+    @Test(.enabled(if: ExternalTool.python3.isAvailable), arguments: ["{}ab{}", "{}é{}", "{}"])
+    func everyScalarAtTheEndsOfATextIsTrimmedAsTheDefinitionSays(_ template: String) throws {
+        let cases = try definitionOnEveryScalar(module: "playmate", function: "clean_or_empty", from: 0, composed: false,
+                                                template: template)
+        var wrong: [String] = []
+        for c in cases {
+            let bytes = Array(c.input.utf8)
+            let text = bytes.withUnsafeBufferPointer { Field.text($0) } ?? ""
+            var strings = ByteStrings()
+            bytes.withUnsafeBufferPointer { Field.appendText($0, to: &strings) }
+            let appended = strings.withBytes(of: 0) { String(decoding: $0, as: UTF8.self) }
+            if text != c.output || appended != c.output { wrong.append(String(c.scalar, radix: 16)) }
+        }
         #expect(cases.count > 280_000)
         #expect(wrong.isEmpty, "\(wrong.count) scalars differ: U+\(wrong.prefix(20).joined(separator: ", U+"))")
     }

@@ -169,7 +169,8 @@ struct CrossCheckTests {
     /// ids, unknown categories; a BOM, CRLF, respelt sources, renamed targets, repeated pairs,
     /// self-recommendations, bad scores and lines, a few names in Latin-1; the CSV exports as
     /// another writer writes them, a few rows as a Latin-1 exporter writes them, rows that
-    /// break user-data.md's rules or stand at their edges): every
+    /// break user-data.md's rules or stand at their edges, feedback on sessions the players are
+    /// shown): every
     /// published record, the affinity stage's counts and rejects (`bad-utf8` among them) and the
     /// affinity edges against the definitions,
     /// geocoding's city and region steps among them. The check found the event search's words split at space
@@ -195,7 +196,7 @@ struct CrossCheckTests {
         #expect(summary.contains("affinity edges "), "\(summary)")
         for needed in ["no-zip", "respelt", "unknown-city", "spaces", "accent", "swapped", "unknown-artist", "repeated-artist", "lower-id",
                        "crlf", "respelt-source", "renamed-target", "repeated-pair", "self", "bad-score", "bad-line", "csv-files", "quoted",
-                       "latin1-rejected", "latin1-ignored", "latin1-source", "latin1-name", "hostile-rows"] {
+                       "latin1-rejected", "latin1-ignored", "latin1-source", "latin1-name", "hostile-rows", "telling-feedback"] {
             #expect(made.output.range(of: "\(needed) [1-9]", options: .regularExpression) != nil, "\(needed): \(made.output)")
         }
         #expect(geocode.range(of: "precision.city[^0-9]*[1-9][0-9]", options: .regularExpression) != nil, "\(geocode)")

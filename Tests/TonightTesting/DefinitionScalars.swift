@@ -8,23 +8,27 @@ package struct DefinitionCase: Sendable {
     package var output: String
 }
 
-/// Runs `function` of `scripts/definitions/<module>.py` on "a" + c + "b" for every scalar c
-/// from `start` that Python's Unicode assigns (surrogates, unassigned scalars and the general
-/// categories in `skipping` left out), the text first composed (NFC) when `composed` (as the
-/// loaders' text rule hands it over). Text crosses the pipe as decimal scalar values, so no
-/// encoding or line break can garble it. Needs python3 (`ExternalTool.python3`).
+/// Runs `function` of `scripts/definitions/<module>.py` on `template` with every "{}" replaced
+/// by c ("a" + c + "b" by default) for every scalar c from `start` that Python's Unicode
+/// assigns (surrogates, unassigned scalars and the general categories in `skipping` left
+/// out), the text first composed (NFC) when `composed` (as the loaders' text rule hands it
+/// over). Text crosses the pipe as decimal scalar values, so no encoding or line break can
+/// garble it. Needs python3 (`ExternalTool.python3`).
 package func definitionOnEveryScalar(module: String, function: String, from start: UInt32 = 0x80,
-                                     skipping: [String] = [], composed: Bool = true) throws -> [DefinitionCase] {
+                                     skipping: [String] = [], composed: Bool = true,
+                                     template: String = "a{}b") throws -> [DefinitionCase] {
+    let scalars = template.unicodeScalars.map { String($0.value) }.joined(separator: ",")
     let skipped = (["Cn"] + skipping).map { "\"\($0)\"" }.joined(separator: ", ")
     let script = """
         import sys, unicodedata
         sys.path.insert(0, "\(packageRoot.appendingPathComponent("scripts").path)")
         from definitions.\(module) import \(function)
+        template = "".join(chr(int(x)) for x in "\(scalars)".split(","))
         out = []
         for c in range(\(start), 0x110000):
             if 0xD800 <= c < 0xE000 or unicodedata.category(chr(c)) in (\(skipped),):
                 continue
-            s = "a" + chr(c) + "b"
+            s = template.replace("{}", chr(c))
             if \(composed ? "True" : "False"):
                 s = unicodedata.normalize("NFC", s)
             out.append("%d %s %s" % (c, ",".join(str(ord(x)) for x in s), ",".join(str(ord(x)) for x in \(function)(s)) or "-"))

@@ -2,6 +2,7 @@
 tie-break and feedback."""
 import collections, csv, datetime, functools, os, re, unicodedata
 
+from .feed import clean as feed_text
 from .common import NEAR_TIE, km, instant, published, same_number, valid_id, number
 
 SESSIONS_RADIUS_KM = 80.4672
@@ -17,9 +18,14 @@ INTEGER = re.compile(r"[0-9]{1,18}\Z", re.ASCII)
 
 
 def clean(text):
-    """feed.md's text rule, as the exports use it: trimmed, NFC, empty is absent."""
-    t = unicodedata.normalize("NFC", (text or "").strip())
-    return t or None
+    """feed.md's text rule, as the exports use it: trimmed of Unicode white space (not
+    Python's `str.strip` set, which also takes U+001C to U+001F), NFC, empty is absent."""
+    return feed_text(text or "")
+
+
+def clean_or_empty(text):
+    """`clean` as text, for the every-scalar test: the text, or "" for none."""
+    return clean(text) or ""
 
 
 def sport_key(text):
@@ -159,7 +165,7 @@ class Playmate:
         # and leaves the pair's standing answer as it was.
         standing = {}
         for r in rows("feedback.csv"):
-            answer, reason = (r.get("answer") or "").strip().lower(), (r.get("reason") or "").strip().lower()
+            answer, reason = (clean(r.get("answer")) or "").lower(), (clean(r.get("reason")) or "").lower()
             if valid_id(r.get("user_id") or "") is None or valid_id(r.get("session_id") or "") is None \
                     or answer not in ("yes", "no") or reason not in ("", "sport", "time", "place", "people", "other"):
                 continue
