@@ -18,6 +18,7 @@ public final class SnapshotReader: @unchecked Sendable {
     public let directory: SnapshotDirectory
     private let cacheBytes: Int
     private let lock = NSLock()
+    private let reloading = NSLock()
     private var snapshot: Snapshot
 
     /// Opens the current snapshot of `root`.
@@ -36,8 +37,14 @@ public final class SnapshotReader: @unchecked Sendable {
 
     /// Switches to the snapshot `CURRENT` names if it changed. Returns whether it switched.
     /// If the new snapshot cannot be opened, the error is thrown and the old one stays.
+    ///
+    /// Reloads run one at a time (requests go on meanwhile): one that starts while another
+    /// opens a snapshot waits, then reads `CURRENT` itself, so overlapping reloads end on the
+    /// snapshot `CURRENT` names last, never on an earlier one whose open was slower.
     @discardableResult
     public func reload() throws -> Bool {
+        reloading.lock()
+        defer { reloading.unlock() }
         let id = try directory.currentID()
         if id == current.id { return false }
         let fresh = try Snapshot.open(id: id, in: directory.root, cacheBytes: cacheBytes)

@@ -42,6 +42,7 @@ enum SnapshotFixture {
     }
 
     static func setCurrent(root: URL, _ id: String) throws {
-        try Data((id + "\n").utf8).write(to: root.appendingPathComponent("CURRENT"))
+        // Written and renamed over, as publish does: a reader never sees it half written.
+        try Data((id + "\n").utf8).write(to: root.appendingPathComponent("CURRENT"), options: .atomic)
     }
 }

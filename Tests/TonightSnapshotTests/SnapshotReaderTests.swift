@@ -86,6 +86,37 @@ import Testing
         #expect(reader.current.id == b)
     }
 
+    /// Two reloads that overlap (a timer's and a signal's, while a publish and a rollback
+    /// follow each other) end on the snapshot `CURRENT` names last: the one that read the
+    /// earlier `CURRENT` never swaps its snapshot in after the later one. Until 2026-11-28 each
+    /// reload read `CURRENT`, opened the snapshot and swapped it in on its own, so the slower
+    /// open of an older `CURRENT` could win and leave a service on it until the next reload.
+    @Test func overlappingReloadsEndOnTheLatestCurrent() async throws {
+        let root = temporaryDirectory("snap-reload-race")
+        let keys = (0..<3_000).map { "user-\($0)" }
+        let ids = try (0..<3).map { n in
+            try SnapshotFixture.write(root: root, id: "2026011\(5 + n)T060000Z-0000000\(n)",
+                                      datasets: ["explore": SnapshotFixture.records(keys, payload: { _ in "\"\(n)\"" }),
+                                                 "feed": SnapshotFixture.records(keys)], frameBytes: 256)
+        }
+        try SnapshotFixture.setCurrent(root: root, ids[0])
+        let reader = try SnapshotReader(root: root)
+        var stale = 0
+        for round in 0..<60 {
+            let next = ids[(2 * round + 1) % 3], last = ids[(2 * round + 2) % 3]
+            try SnapshotFixture.setCurrent(root: root, next)
+            let first = Task.detached { try reader.reload() }
+            try SnapshotFixture.setCurrent(root: root, last)
+            let second = Task.detached { try reader.reload() }
+            _ = try await (first.value, second.value)
+            if reader.current.id != last { stale += 1 }
+            let n = ids.firstIndex(of: reader.current.id)!
+            #expect(try reader.current.explore(user: "user-7").first.map { $0.event } == "E")
+            #expect(String(decoding: try reader.current.json("explore", key: "user-7")!, as: UTF8.self).contains("\"\(n)\""))
+        }
+        #expect(stale == 0, "\(stale) of 60 overlapping reloads left the reader on an earlier CURRENT")
+    }
+
     @Test func listingSkipsUnfinishedDirectories() throws {
         let root = temporaryDirectory("snap-list")
         try SnapshotFixture.write(root: root, id: "20260115T060000Z-00000001", datasets: ["x": SnapshotFixture.records(["k"])])
