@@ -4,13 +4,14 @@
 #               then show where the snapshot is and look one record up
 #   make test   install what is missing, build, run every test (what .ci/run calls)
 #
-# Also: make bench (every benchmark into Docs/BENCHMARKS.md), make docs (DocC of the reader).
+# Also: make bench (every benchmark into Docs/BENCHMARKS.md), make docs (DocC of the reader),
+# make tsan (ThreadSanitizer over the reader's concurrent tests and whole nights: Docs/TESTING.md).
 
 SWIFT   ?= swift
 TONIGHT := .build/release/tonight
 OUT     := .tonight
 
-.PHONY: run test deps build bench docs clean
+.PHONY: run test deps build bench docs tsan clean
 
 deps:
 	@scripts/install-deps.sh
@@ -41,6 +42,9 @@ bench: deps
 	.build/release/tonight-bench pipeline --runs 3 --data bench-data/full-uniform --section pipeline-uniform --markdown Docs/BENCHMARKS.md
 	.build/release/tonight-bench growth --runs 3 --small bench-data/small --full bench-data/full --markdown Docs/BENCHMARKS.md
 	.build/release/tonight-bench growth --same-world --runs 3 --full bench-data/full --markdown Docs/BENCHMARKS.md
+
+tsan: deps
+	scripts/tsan.sh
 
 docs:
 	$(SWIFT) package --disable-sandbox generate-documentation --target TonightSnapshot

@@ -7,7 +7,8 @@ candidate collected and sorted, every upcoming event scored for the popular back
 compares them with the published snapshot: the same events in the same order, and the same
 published fields. Then every record of artists (favorites, upcomingEvents), artist_suggest,
 category_artists and nearby, likewise (--no-catalog skips them), and sampled players'
-Playmate sessions and player_stats (with ranking.md's skill-level tie-break and feedback;
+Playmate sessions and player_stats (with ranking.md's skill-level tie-break and feedback, and the players of
+the last 100 feedback rows;
 --users also sets how many players). And every record of events, venues and categories, the
 artists' own fields and the parse's rejects, from the raw feed (feed.md, geocoding.md: parsed,
 normalised, linked and placed here; local times from zoneinfo), and the affinity stage's
@@ -90,7 +91,7 @@ def main():
     playmate = Playmate(args.inputs, world.as_of)
     players = sorted(playmate.players)
     if not (args.all or args.users >= len(players)):
-        players = sorted(random.Random(args.seed).sample(players, args.users))
+        players = sorted(set(random.Random(args.seed).sample(players, args.users)) | set(playmate.answered[-100:]))
     checked["sessions"] = compare_playmate(args.snapshot, playmate, players, problems)
     if not args.no_feed:
         catalog_counts.update(compare_feed(args.snapshot, args.work, args.inputs, problems, tonight=args.tonight))

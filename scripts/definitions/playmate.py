@@ -164,7 +164,12 @@ class Playmate:
         # other or empty, in any case; a row that breaks that, or holds a bad id, is rejected
         # and leaves the pair's standing answer as it was.
         standing = {}
+        # Who answered, in file order (rejected rows too): the cross-check's sample takes the
+        # last ones, so that a sample of a large night still checks the rules on answers.
+        self.answered = []
         for r in rows("feedback.csv"):
+            if (r.get("user_id") or "").strip() in self.players:
+                self.answered.append(r["user_id"].strip())
             answer, reason = (clean(r.get("answer")) or "").lower(), (clean(r.get("reason")) or "").lower()
             if valid_id(r.get("user_id") or "") is None or valid_id(r.get("session_id") or "") is None \
                     or answer not in ("yes", "no") or reason not in ("", "sport", "time", "place", "people", "other"):
