@@ -36,7 +36,8 @@ public final class SnapshotReader: @unchecked Sendable {
     }
 
     /// Switches to the snapshot `CURRENT` names if it changed. Returns whether it switched.
-    /// If the new snapshot cannot be opened, the error is thrown and the old one stays.
+    /// If the new snapshot cannot be opened, or cannot serve a dataset the one in use serves
+    /// (a file damaged or removed after publish), the error is thrown and the old one stays.
     ///
     /// Reloads run one at a time (requests go on meanwhile): one that starts while another
     /// opens a snapshot waits, then reads `CURRENT` itself, so overlapping reloads end on the
@@ -48,6 +49,17 @@ public final class SnapshotReader: @unchecked Sendable {
         let id = try directory.currentID()
         if id == current.id { return false }
         let fresh = try Snapshot.open(id: id, in: directory.root, cacheBytes: cacheBytes)
+        let inUse = current
+        // A published snapshot was verified whole; a dataset it cannot serve now was damaged
+        // or removed since. Switching would turn lookups that work into errors.
+        let lost = inUse.datasets.keys.filter { fresh.unavailable[$0] != nil }.sorted()
+        if let first = lost.first, let why = fresh.unavailable[first] {
+            throw SnapshotError(
+                file: why.file,
+                "snapshot \(fresh.id) cannot serve \(lost.joined(separator: ", ")), which \(inUse.id) serves: kept \(inUse.id) "
+                    + "(\(why.message); check it with `tonight snapshot verify`, then roll back or publish again)",
+                code: why.code)
+        }
         lock.lock()
         snapshot = fresh
         lock.unlock()

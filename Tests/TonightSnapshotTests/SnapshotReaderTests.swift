@@ -117,6 +117,48 @@ import Testing
         #expect(stale == 0, "\(stale) of 60 overlapping reloads left the reader on an earlier CURRENT")
     }
 
+    /// A new snapshot that cannot serve a dataset the one in use serves (its file damaged or
+    /// gone after publish) is not swapped in: the reload throws, naming the dataset, and the
+    /// service keeps answering from the night it has. A dataset that neither can serve does not
+    /// hold a reload back. Until 2026-11-28 such a snapshot opened (its other datasets
+    /// readable) and was swapped in, so every lookup of the dataset failed from then on.
+    @Test func aReloadKeepsTheSnapshotInUseWhenTheNewOneLosesADataset() throws {
+        let root = temporaryDirectory("snap-reload-damaged")
+        func write(_ id: String, _ note: String) throws -> String {
+            try SnapshotFixture.write(root: root, id: id, datasets: [
+                "explore": SnapshotFixture.records(["u1", "u2"], payload: { _ in "\"\(note)\"" }),
+                "feed": SnapshotFixture.records(["u1", "u2"], payload: { _ in "\"\(note)\"" }),
+            ])
+        }
+        let a = try write("20260115T060000Z-0000000a", "a")
+        try SnapshotFixture.setCurrent(root: root, a)
+        let reader = try SnapshotReader(root: root)
+
+        let b = try write("20260116T060000Z-0000000b", "b")
+        let feed = root.appendingPathComponent(b).appendingPathComponent("feed.ndjson.zst")
+        try Data(try Data(contentsOf: feed).prefix(10)).write(to: feed)  // cut after publish
+        try SnapshotFixture.setCurrent(root: root, b)
+        do {
+            try reader.reload()
+            Issue.record("a snapshot that lost feed was swapped in")
+        } catch let e as SnapshotError {
+            #expect("\(e)".contains("feed") && "\(e)".contains(b), "\(e)")
+        }
+        #expect(reader.current.id == a)
+        #expect(String(decoding: try reader.current.json("feed", key: "u1")!, as: UTF8.self).contains("\"a\""))
+
+        // Once feed is gone from the snapshot in use too, a snapshot without it is no loss.
+        let c = try write("20260117T060000Z-0000000c", "c")
+        try FileManager.default.removeItem(at: root.appendingPathComponent(c).appendingPathComponent("feed.ndjson.zst"))
+        try SnapshotFixture.setCurrent(root: root, c)
+        #expect(throws: SnapshotError.self) { try reader.reload() }
+        let d = try write("20260118T060000Z-0000000d", "d")
+        try SnapshotFixture.setCurrent(root: root, d)
+        #expect(try reader.reload() == true)
+        #expect(reader.current.id == d)
+        #expect(String(decoding: try reader.current.json("explore", key: "u2")!, as: UTF8.self).contains("\"d\""))
+    }
+
     @Test func listingSkipsUnfinishedDirectories() throws {
         let root = temporaryDirectory("snap-list")
         try SnapshotFixture.write(root: root, id: "20260115T060000Z-00000001", datasets: ["x": SnapshotFixture.records(["k"])])
