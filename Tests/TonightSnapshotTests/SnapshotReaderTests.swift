@@ -159,6 +159,31 @@ import Testing
         #expect(String(decoding: try reader.current.json("explore", key: "u2")!, as: UTF8.self).contains("\"d\""))
     }
 
+    /// A service reloads every night for months: the snapshots it let go close their files
+    /// (layout 2: data, dictionary and key table per dataset), so 60 reloads end with as many
+    /// descriptors open as one.
+    @Test func reloadsCloseTheFilesOfSnapshotsLetGo() throws {
+        let root = temporaryDirectory("snap-reload-fds")
+        let ids = try (0..<2).map { n in
+            try SnapshotFixture.write(root: root, id: "2026011\(5 + n)T060000Z-0000000\(n)",
+                                      datasets: ["explore": SnapshotFixture.records((0..<2_000).map { "user-\($0)" }),
+                                                 "feed": SnapshotFixture.records(["u1", "u2"])],
+                                      frameBytes: 256, layout: 2, dictionaryBytes: 4_096)
+        }
+        func openFiles() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count }
+        try SnapshotFixture.setCurrent(root: root, ids[0])
+        let reader = try SnapshotReader(root: root)
+        _ = try reader.current.json("explore", key: "user-7")
+        let before = try openFiles()
+        for round in 1...60 {
+            try SnapshotFixture.setCurrent(root: root, ids[round % 2])
+            #expect(try reader.reload())
+            _ = try reader.current.json("explore", key: "user-\(round)")
+        }
+        let after = try openFiles()
+        #expect(after <= before + 2, "\(after) descriptors open after 60 reloads, \(before) before")
+    }
+
     @Test func listingSkipsUnfinishedDirectories() throws {
         let root = temporaryDirectory("snap-list")
         try SnapshotFixture.write(root: root, id: "20260115T060000Z-00000001", datasets: ["x": SnapshotFixture.records(["k"])])
