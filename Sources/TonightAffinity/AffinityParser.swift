@@ -143,6 +143,12 @@ package struct AffinityParser {
         }
         // A UTF-8 byte order mark.
         let begin = all.count >= 3 && all[0] == 0xEF && all[1] == 0xBB && all[2] == 0xBF ? 3 : 0
+        if let column = Self.bareCarriageReturn(all, from: begin) {
+            throw TonightError(
+                .invalidInput, "line 1 holds a carriage return that does not end it: are the line ends bare CR (classic Mac OS)?",
+                file: path, line: 1, column: column,
+                hint: "affinity.md accepts LF or CRLF line ends; convert the file (e.g. `tr '\\r' '\\n'`) or fix the exporter")
+        }
         // One piece per core, each cut where a block starts: a block never spans a cut, so
         // each piece reads exactly as it would in one pass (an open block at the end of a piece
         // is unterminated, which the header after the cut would also have said).
@@ -226,6 +232,22 @@ package struct AffinityParser {
         return AffinityResult(
             edges: edges, rejects: rejects, counts: counts, unknownSources: unknownSources, blocks: blocks,
             recommendationLines: lines)
+    }
+
+    /// The 1-based column of a carriage return inside the first line (not among the CRs,
+    /// spaces and tabs before its LF), or nil. A file whose lines end in a bare CR is one line
+    /// to this parser, and would fail as "no edge resolves"; looking at the first line costs
+    /// one short scan.
+    static func bareCarriageReturn(_ all: UnsafeBufferPointer<UInt8>, from begin: Int) -> Int? {
+        var end = begin
+        while end < all.count, all[end] != 0x0A { end += 1 }
+        while end > begin, all[end - 1] == 0x0D || all[end - 1] == 0x20 || all[end - 1] == 0x09 { end -= 1 }
+        var k = begin
+        while k < end {
+            if all[k] == 0x0D { return k - begin + 1 }
+            k += 1
+        }
+        return nil
     }
 
     /// A score as Python prints it: decimal digits, an optional fraction and exponent (no hex

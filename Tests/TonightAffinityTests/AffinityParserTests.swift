@@ -142,6 +142,28 @@ import TonightCore
         #expect(try bytes.withUnsafeBufferPointer { try p.parse($0, path: "affinity.txt") }.edges.count == 2)
     }
 
+    /// A file whose lines end in a bare carriage return (classic Mac OS, or an exporter that
+    /// writes "\r" for a line end) is one line to an LF reader: it failed as "no affinity edge
+    /// resolves to the feed's artists (1 blocks read)", which sends an engineer looking for a
+    /// mismatched delivery. affinity.md accepts LF or CRLF; now it is refused as what it is,
+    /// at line 1 and the column of the first bare CR. CRLF files, and CRs at a line's end
+    /// ("\r\r\n": a CRLF file written again in text mode), are read as before.
+    @Test(arguments: ["\r", "\r\r"])
+    func bareCarriageReturnLineEndsAreSaidAsSuch(_ end: String) throws {
+        let text = ["\u{FEFF}Recommended artists for Battle At the Boat", "859485,Showtime Boxing,0.5", "-----", ""].joined(separator: end)
+        do {
+            _ = try parse(text)
+            Issue.record("read as one line")
+        } catch let e as TonightError {
+            #expect(e.line == 1 && e.column == 43, "\(e)")
+            #expect(e.message.contains("carriage return") && e.hint?.contains("LF or CRLF") == true, "\(e)")
+        }
+        for ok in ["\r\n", "\n", " \r\n", "\r\r\n"] {
+            let lines = ["Recommended artists for Battle At the Boat", "859485,Showtime Boxing,0.5", "-----", ""]
+            #expect(try parse(lines.joined(separator: ok)).edges.count == 1)
+        }
+    }
+
     @Test func noEdgeAtAllFails() throws {
         #expect(throws: TonightError.self) {
             try parse("Recommended artists for Nobody\n1,Battle At the Boat,0.2\n-----\n")
