@@ -14,12 +14,16 @@ extension SnapshotDirectory {
         }
     }
 
-    /// The manifest of `id`, with errors as input errors naming the file.
+    /// The manifest of CURRENT's snapshot `id`, with errors as input errors naming the file
+    /// and the repair: a rollback to a complete snapshot, then the publish again.
     func checkedManifest(_ id: String) throws -> SnapshotManifest {
         do {
             return try manifest(id)
         } catch let e as SnapshotError {
-            throw TonightError(.invalidInput, e.message, file: e.file, hint: "verify it with `tonight snapshot verify \(id)`")
+            throw TonightError(
+                .invalidInput, "CURRENT names snapshot \(id), which cannot be read: \(e.message)", file: e.file,
+                hint: "find out why (`tonight snapshot verify \(id)`), point CURRENT at a complete snapshot "
+                    + "(`tonight snapshot list`, `tonight snapshot rollback ID`), then publish again (`tonight run --only publish`)")
         }
     }
 }

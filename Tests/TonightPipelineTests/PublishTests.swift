@@ -134,17 +134,43 @@ import TonightSnapshot
         #expect(r.noting(publishedBy: "some-other-run", in: failure).message == failure.message)
     }
 
-    @Test func damagedCurrentStopsTheRunWithItsPath() throws {
+    /// CURRENT that cannot be read, that names a snapshot removed by hand, or one whose
+    /// manifest is damaged: the run stops (an operator must see why a published snapshot
+    /// broke) naming the file, and says how to repair it. Until 2026-11-28 a removed or
+    /// damaged snapshot said only "verify it with `tonight snapshot verify ID`", which cannot
+    /// repair anything.
+    @Test(arguments: ["garbage", "removed", "manifest"])
+    func damagedCurrentStopsTheRunWithItsPath(_ damage: String) throws {
         let work = temporaryDirectory()
         let out = work.appendingPathComponent("out")
         #expect(try runTonight(["run", "--work", work.path, "--out", out.path]).status == 0)
         let root = Self.snapshots(work)
-        let before = SnapshotDirectory(root: root).snapshotIDs()
-        try "garbage\n".write(to: root.appendingPathComponent("CURRENT"), atomically: true, encoding: .utf8)
+        var before = SnapshotDirectory(root: root).snapshotIDs()
+        let current = try SnapshotDirectory(root: root).currentID()
+        var file = root.appendingPathComponent("CURRENT")
+        if damage == "garbage" {
+            try "garbage\n".write(to: file, atomically: true, encoding: .utf8)
+        } else {
+            // An earlier complete snapshot to roll back to.
+            var config = TonightConfig()
+            try config.set(ConfigKeys.Recommendations.Explore.timeDecayDays, 9.0)
+            try runner(inputs: tinyInputs, work: work, config: config).run()
+            before = SnapshotDirectory(root: root).snapshotIDs()
+            let broken = try SnapshotDirectory(root: root).currentID()
+            file = root.appendingPathComponent(broken).appendingPathComponent("manifest.json")
+            if damage == "removed" {
+                try FileManager.default.removeItem(at: root.appendingPathComponent(broken))
+                before.removeAll { $0 == broken }
+            } else {
+                try "{\"formatVersion\": 2, \"id\": ".write(to: file, atomically: true, encoding: .utf8)
+            }
+        }
         let run = try runTonight(["run", "--work", work.path, "--out", out.path])
         #expect(run.status == 65, "\(run.stderr)")
-        #expect(run.stderr.contains(root.appendingPathComponent("CURRENT").path) && run.stderr.contains("rollback"), "\(run.stderr)")
+        #expect(run.stderr.contains(file.path) && run.stderr.contains("tonight snapshot rollback"), "\(run.stderr)")
+        #expect(damage == "garbage" || run.stderr.contains("--only publish"), "\(run.stderr)")
         #expect(SnapshotDirectory(root: root).snapshotIDs() == before)
+        #expect(before.contains(current))
         // Repaired by a rollback to the snapshot that was there, the next run completes.
         #expect(try runTonight(["snapshot", "rollback", before[0], "--out", out.path]).status == 0)
         #expect(try runTonight(["run", "--work", work.path, "--out", out.path]).status == 0)
