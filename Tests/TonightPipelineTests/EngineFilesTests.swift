@@ -60,6 +60,33 @@ import Yams
         }
     }
 
+    /// Every engine bounds a night, so that a run hung on a stalled disk or volume cannot
+    /// block the nights after it: systemd's oneshot unit and a CronJob with `concurrencyPolicy:
+    /// Forbid` wait forever without a bound, and cron's later nights would exit 75 on the held
+    /// lock. The single-machine files bound a run at 4 h (until 2026-11-28 none did; the
+    /// sharded ones had theirs); each stops it with SIGTERM first (tonight keeps CURRENT).
+    @Test func everyEngineBoundsANight() throws {
+        func text(_ name: String) throws -> String {
+            try String(contentsOf: Self.pipelines.appendingPathComponent(name), encoding: .utf8)
+        }
+        let unit = try text("tonight.service")
+        #expect(unit.contains("\nType=oneshot\n") && unit.contains("\nTimeoutStartSec=4h\n"))
+        #expect(unit.range(of: "\nTimeoutStopSec=[0-9]+min\n", options: .regularExpression) != nil)
+        func jobSpec(_ doc: Any?) -> [String: Any]? { (doc as? [String: Any])?["spec"] as? [String: Any] }
+        let cron = jobSpec(try Yams.load(yaml: text("kubernetes-cronjob.yaml")))
+        #expect(cron?["concurrencyPolicy"] as? String == "Forbid")
+        #expect(jobSpec(cron?["jobTemplate"])?["activeDeadlineSeconds"] as? Int == 4 * 3600)
+        let entries = try text("crontab").split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        #expect(!entries.isEmpty && entries.allSatisfy { $0.contains("timeout --kill-after=2m 4h /usr/local/bin/tonight ") }, "\(entries)")
+        let indexed = try Array(Yams.load_all(yaml: text("kubernetes-indexed-job.yaml"))).filter { ($0 as? [String: Any])?["kind"] as? String == "Job" }
+        #expect(indexed.count == 2 && indexed.allSatisfy { (jobSpec($0)?["activeDeadlineSeconds"] as? Int ?? 0) > 0 })
+        for sbatch in ["slurm-shards.sbatch", "slurm-merge.sbatch"] {
+            #expect(try text(sbatch).range(of: "\n#SBATCH --time=[0-9]{2}:[0-9]{2}:[0-9]{2}\n", options: .regularExpression) != nil, "\(sbatch)")
+        }
+        let batch = try JSONSerialization.jsonObject(with: Data(text("aws-batch-job-definition.json").utf8)) as? [String: Any]
+        #expect(((batch?["timeout"] as? [String: Any])?["attemptDurationSeconds"] as? Int ?? 0) > 0)
+    }
+
     /// AWS Batch and Slurm read the count from Pipelines/sharded.yaml: it loads, and the arrays
     /// have that many tasks.
     @Test func arrayJobsMatchTheShardedConfig() throws {
