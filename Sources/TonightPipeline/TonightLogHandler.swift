@@ -31,12 +31,21 @@ package struct TonightLogHandler: LogHandler {
             let meta = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             line = "\(ts) \(event.level.rawValue.uppercased()) \(event.message)\(meta)\n"
         case .json:
-            var obj: [String: String] = ["ts": ISO8601DateFormatter().string(from: now), "level": event.level.rawValue,
-                                         "msg": "\(event.message)", "logger": label]
-            for (k, v) in all { obj[k] = "\(v)" }
-            let data = (try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])) ?? Data()
-            line = String(decoding: data, as: UTF8.self) + "\n"
+            line = Self.jsonLine(level: event.level.rawValue, message: "\(event.message)", logger: label,
+                                 fields: all.mapValues { "\($0)" })
         }
         ProgressReporter.writeAboveProgress(Data(line.utf8))
+    }
+
+    /// One JSON log line (with its newline): `ts`, `level`, `msg`, `logger` and `fields`
+    /// (strings, or integers where a field is a number, such as a line or an exit code).
+    package static func jsonLine(level: String, message: String, logger: String = "tonight", fields: [String: any Sendable] = [:]) -> String {
+        var obj: [String: Any] = fields
+        obj["ts"] = ISO8601DateFormatter().string(from: Date())
+        obj["level"] = level
+        obj["msg"] = message
+        obj["logger"] = logger
+        let data = (try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

@@ -52,6 +52,8 @@ struct MergeCommand: ParsableCommand {
             return
         }
         let record = try runner.run()
-        print("merge \(record.runId) of \(count) shard(s) completed: " + record.stages.map { "\($0.stage) \($0.action)" }.joined(separator: ", "))
+        let stages = record.stages.map { "\($0.stage) \($0.action)" }.joined(separator: ", ")
+        CommandOutput.result("merge \(record.runId) of \(count) shard(s) completed: " + stages,
+                             fields: ["run": record.runId, "stages": stages, "shards": "\(count)"])
     }
 }

@@ -60,9 +60,12 @@ struct RunCommand: ParsableCommand {
         }
         let record = try runner.run()
         let what = options.shard.map { "shard \($0) run" } ?? "run"
-        print("\(what) \(record.runId) completed: " + record.stages.map { "\($0.stage) \($0.action)" }.joined(separator: ", "))
+        let stages = record.stages.map { "\($0.stage) \($0.action)" }.joined(separator: ", ")
+        CommandOutput.result("\(what) \(record.runId) completed: " + stages, fields: ["run": record.runId, "stages": stages])
         if let shard = options.shard {
-            print("success record: \(ShardRecord.url(work: options.work, shard: shard).path); publish with `tonight merge --shards \(shard.count)`")
+            let url = ShardRecord.url(work: options.work, shard: shard).path
+            CommandOutput.result("success record: \(url); publish with `tonight merge --shards \(shard.count)`",
+                                 fields: ["run": record.runId, "successRecord": url])
         }
     }
 }

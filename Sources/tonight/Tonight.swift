@@ -33,16 +33,21 @@ struct Tonight: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let e as TonightError {
-            FileHandle.standardError.write(Data("tonight: error: \(e.description)\n".utf8))
+            CommandOutput.error(e, exitCode: e.exitCode)
             Foundation.exit(e.exitCode)
         } catch let f as FailureWithRejects {
-            FileHandle.standardError.write(Data("tonight: error: \(f.error.description)\n".utf8))
+            CommandOutput.error(f.error, exitCode: f.error.exitCode)
             Foundation.exit(f.error.exitCode)
         } catch let e as SnapshotError {
             // The reader's errors: a missing, malformed or corrupt snapshot is invalid data (65),
             // a bad argument a usage error (2), a failed read an I/O error (74).
-            FileHandle.standardError.write(Data("tonight: error: \(e.description)\n".utf8))
-            Foundation.exit(TonightError(e).exitCode)
+            let mapped = TonightError(e)
+            if CommandOutput.json {
+                CommandOutput.error(mapped, exitCode: mapped.exitCode)
+            } else {
+                FileHandle.standardError.write(Data("tonight: error: \(e.description)\n".utf8))
+            }
+            Foundation.exit(mapped.exitCode)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
@@ -50,8 +55,9 @@ struct Tonight: ParsableCommand {
                 Foundation.exit(0)
             }
             if let e = error as? ExitCode { Foundation.exit(e.rawValue) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+            let status = code == .validationFailure ? 2 : code.rawValue
+            CommandOutput.error(message: fullMessage(for: error), exitCode: status)
+            Foundation.exit(status)
         }
     }
 }

@@ -40,6 +40,45 @@ import TonightSnapshot
         #expect(RunStore(work: work).record(run: runID, stage: "load-tickets") == nil)
     }
 
+    /// With `--log-format json` every line the run writes is a JSON object, the failure and
+    /// the completion among them: a log pipeline parses them and an alert keyed on
+    /// `level: error` fires. Until 2026-11-28 the final "tonight: error: …" line (the one that
+    /// says what failed, where and what to do) and the "run … completed" line were plain text
+    /// in a stream of JSON (cron and systemd merge stdout and stderr).
+    @Test func jsonLogsAreJSONToTheLastLine() throws {
+        let inputs = copyOfTinyInputs()
+        let users = inputs.appendingPathComponent("tickets/users.csv")
+        let work = temporaryDirectory()
+        func lines(_ r: (status: Int32, stdout: String, stderr: String)) throws -> [[String: Any]] {
+            try (r.stdout + r.stderr).split(separator: "\n").map { line in
+                try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
+            }
+        }
+        let ok = try runTonight(["run", "--inputs", inputs.path, "--work", work.path, "--out", work.path + "/out", "--log-format", "json"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        _ = try lines(ok)
+        let done = try #require(try lines((ok.status, ok.stdout, "")).last)
+        #expect((done["msg"] as? String)?.contains("completed") == true, "\(done)")
+        #expect(done["level"] as? String == "info" && done["run"] as? String != nil && (done["stages"] as? String)?.contains("publish") == true)
+
+        try (String(contentsOf: users, encoding: .utf8) + "bad,,,,-1,\n").write(to: users, atomically: true, encoding: .utf8)
+        for format in [["--log-format", "json"], ["--log-format=json"]] {
+            let failed = try runTonight(["run", "--inputs", inputs.path, "--work", work.path, "--out", work.path + "/out"] + format)
+            #expect(failed.status == 65)
+            let error = try #require(try lines(failed).last)
+            #expect(error["level"] as? String == "error", "\(error)")
+            #expect((error["msg"] as? String)?.contains("rows rejected") == true, "\(error)")
+            #expect(error["file"] as? String == users.path && error["line"] as? Int != nil && error["stage"] as? String == "load-tickets", "\(error)")
+            #expect(error["exitCode"] as? Int == 65 && (error["hint"] as? String)?.contains("rejects") == true, "\(error)")
+        }
+        // A usage error too, and the human format stays as it was.
+        let usage = try runTonight(["run", "--no-such-flag", "--log-format", "json"])
+        let usageLevel = try lines(usage).last?["level"] as? String
+        #expect(usage.status == 2 && usageLevel == "error", "\(usage.stderr)")
+        let human = try runTonight(["run", "--inputs", inputs.path, "--work", work.path, "--out", work.path + "/out"])
+        #expect(human.status == 65 && human.stderr.contains("tonight: error: \(users.path):"), "\(human.stderr)")
+    }
+
     /// SIGTERM and SIGINT: exit 143 or 130, run marked interrupted, no partial output left,
     /// nothing published; the next run completes.
     @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
