@@ -125,7 +125,8 @@ package struct TicketsLoader {
         }
         var users = TicketsUserTable(ids: index, rows: all, skipping: duplicates)
         let ungeocoded = users.geocode(with: points)
-        if ungeocoded > 0 { counts["ungeocoded-zip"] = ungeocoded }
+        if ungeocoded.missed > 0 { counts["ungeocoded-zip"] = ungeocoded.missed }
+        if ungeocoded.zerosLost > 0 { counts["zip-leading-zeros-lost"] = ungeocoded.zerosLost }
         fileRejects.sort { $0.line < $1.line }
         try RejectShare.check(maxRejectShare, stage: "load-tickets", usersFile, rows: userRows, rejects: fileRejects, before: rejects)
         rows["users.csv"] = userRows

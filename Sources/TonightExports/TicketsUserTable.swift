@@ -107,13 +107,14 @@ package struct TicketsUserTable: Sendable {
     }
 
     /// Places users without coordinates at their home ZIP's internal point (`postal`), on all
-    /// cores; returns how many home ZIPs are not US ZIPs of the table (`ungeocoded-zip`).
-    mutating func geocode(with points: ZIPPoints) -> Int {
+    /// cores; returns how many home ZIPs are not US ZIPs of the table (`ungeocoded-zip`), and
+    /// how many of those are one with its leading zeros lost (`lostLeadingZeros`).
+    mutating func geocode(with points: ZIPPoints) -> (missed: Int, zerosLost: Int) {
         let n = count
         let zips = self.zips
         let parts = max(1, min(Parallel.width, n))
         let missed = try! Parallel.writing(into: &lat, &lon, &location, parts: parts) { p, lat, lon, location in
-            var misses = 0
+            var misses = 0, zerosLost = 0
             for i in Parallel.range(p, of: parts, in: n) where location[i] == .none && !zips.isEmpty(i) {
                 if let point = zips.withBytes(of: i, { points.point(zipBytes: $0) }) {
                     lat[i] = point.lat
@@ -121,11 +122,23 @@ package struct TicketsUserTable: Sendable {
                     location[i] = .postal
                 } else {
                     misses += 1
+                    if zips.withBytes(of: i, { Self.lostLeadingZeros($0, in: points) }) { zerosLost += 1 }
                 }
             }
-            return misses
+            return (misses, zerosLost)
         }
-        return missed.reduce(0, +)
+        return (missed.reduce(0) { $0 + $1.0 }, missed.reduce(0) { $0 + $1.1 })
+    }
+
+    /// Whether a home ZIP that is not a ZIP is one with its leading zeros lost, as a
+    /// spreadsheet that read the column as numbers writes it: 3 or 4 digits that are a ZIP of
+    /// the table padded to five, 7 or 8 that are a nine-digit code padded to nine. The user
+    /// stays unplaced (geocoding.md: leading zeros kept); the count tells the export's fault.
+    static func lostLeadingZeros(_ b: UnsafeBufferPointer<UInt8>, in points: ZIPPoints) -> Bool {
+        let t = Field.trimmed(b)
+        guard [3, 4, 7, 8].contains(t.count), t.allSatisfy({ $0 &- 0x30 < 10 }) else { return false }
+        let padded = [UInt8](repeating: UInt8(ascii: "0"), count: (t.count <= 4 ? 5 : 9) - t.count) + Array(t)
+        return padded.withUnsafeBufferPointer { points.point(zipBytes: $0) } != nil
     }
 
 }
