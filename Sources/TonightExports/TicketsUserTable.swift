@@ -108,7 +108,7 @@ package struct TicketsUserTable: Sendable {
 
     /// Places users without coordinates at their home ZIP's internal point (`postal`), on all
     /// cores; returns how many home ZIPs are not US ZIPs of the table (`ungeocoded-zip`), and
-    /// how many of those are one with its leading zeros lost (`lostLeadingZeros`).
+    /// how many of those are one with its leading zeros lost (`zip-leading-zeros-lost`).
     mutating func geocode(with points: ZIPPoints) -> (missed: Int, zerosLost: Int) {
         let n = count
         let zips = self.zips

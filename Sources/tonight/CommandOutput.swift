@@ -1,7 +1,6 @@
 import Foundation
 import TonightCore
 import TonightPipeline
-import TonightSnapshot
 
 /// What a command prints beside its logs (the outcome line, the final error), as the logs
 /// are: plain text, or with `--log-format json` one JSON object per line, so that a log
