@@ -127,6 +127,8 @@ package struct TicketsLoader {
         let ungeocoded = users.geocode(with: points)
         if ungeocoded.missed > 0 { counts["ungeocoded-zip"] = ungeocoded.missed }
         if ungeocoded.zerosLost > 0 { counts["zip-leading-zeros-lost"] = ungeocoded.zerosLost }
+        let swapped = users.swappedCoordinates(near: points)
+        if swapped > 0 { counts["coordinates-swapped"] = swapped }
         fileRejects.sort { $0.line < $1.line }
         try RejectShare.check(maxRejectShare, stage: "load-tickets", usersFile, rows: userRows, rejects: fileRejects, before: rejects)
         rows["users.csv"] = userRows

@@ -130,6 +130,19 @@ package struct TicketsUserTable: Sendable {
         return (missed.reduce(0) { $0 + $1.0 }, missed.reduce(0) { $0 + $1.1 })
     }
 
+    /// How many users give coordinates far from every US ZIP that are near one with latitude
+    /// and longitude swapped (`coordinates-swapped`: an exporter that wrote them the wrong way
+    /// round puts the eastern US in Antarctica; the western half is out of range, a reject).
+    /// Counted, not repaired: which rows are wrong is a guess.
+    func swappedCoordinates(near points: ZIPPoints) -> Int {
+        var n = 0
+        for i in 0..<count where location[i] == .coordinates {
+            let la = lat[i], lo = lon[i]
+            if abs(lo) <= 90 && !points.isNearAZIP(lat: la, lon: lo) && points.isNearAZIP(lat: lo, lon: la) { n += 1 }
+        }
+        return n
+    }
+
     /// Whether a home ZIP that is not a ZIP is one with its leading zeros lost, as a
     /// spreadsheet that read the column as numbers writes it: 3 or 4 digits that are a ZIP of
     /// the table padded to five, 7 or 8 that are a nine-digit code padded to nine. The user

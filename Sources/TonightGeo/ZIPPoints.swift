@@ -9,10 +9,40 @@ package struct ZIPPoints: Sendable {
     /// By ZIP number (0–99999); NaN where the table has no such ZIP.
     private var lat: [Double]
     private var lon: [Double]
+    /// The 1° cells (180 × 360, by floor of latitude and longitude) that hold a ZIP point.
+    private var cells: [UInt64]
 
     private init() {
         lat = [Double](repeating: .nan, count: 100_000)
         lon = [Double](repeating: .nan, count: 100_000)
+        cells = [UInt64](repeating: 0, count: (180 * 360 + 63) / 64)
+    }
+
+    private static func cell(_ lat: Double, _ lon: Double) -> Int? {
+        guard lat.isFinite, lon.isFinite else { return nil }
+        let r = Int((lat + 90).rounded(.down)), c = Int((lon + 180).rounded(.down))
+        guard (0..<180).contains(r) else { return nil }
+        return r * 360 + ((c % 360) + 360) % 360
+    }
+
+    private mutating func indexCells() {
+        for n in 0..<lat.count where !lat[n].isNaN {
+            if let k = Self.cell(lat[n], lon[n]) { cells[k >> 6] |= 1 << UInt64(k & 63) }
+        }
+    }
+
+    /// Whether a US ZIP's point lies in the 1° cell of (lat, lon) or in one beside it (about
+    /// 100 to 300 km): a user's given coordinates that are not near any is far from every
+    /// Ticketmaster venue the table can place.
+    package func isNearAZIP(lat: Double, lon: Double) -> Bool {
+        for dLat in -1...1 {
+            for dLon in -1...1 {
+                if let k = Self.cell(lat + Double(dLat), lon + Double(dLon)), cells[k >> 6] & (1 << UInt64(k & 63)) != 0 {
+                    return true
+                }
+            }
+        }
+        return false
     }
 
     /// The ZIPs of a loaded table.
@@ -24,6 +54,7 @@ package struct ZIPPoints: Sendable {
                 lon[n] = z.lon
             }
         }
+        indexCells()
     }
 
     /// The ZIPs of a table file, read from its `Z	zip	lat	lon	…` lines.
@@ -42,6 +73,7 @@ package struct ZIPPoints: Sendable {
             points.lat[n] = la
             points.lon[n] = lo
         }
+        points.indexCells()
         return points
     }
 

@@ -50,6 +50,23 @@ import TonightGeo
         #expect(r.rejects.isEmpty)
     }
 
+    /// `lat` and `lon` written the wrong way round: for the eastern half of the US that is a
+    /// valid point in Antarctica (Boston: −71.06, 42.36), accepted and placed where no event
+    /// ever is. Such rows are counted (`coordinates-swapped`: far from every US ZIP, near one
+    /// swapped) so the report says what to fix; the western half is out of range (a
+    /// `bad-number` reject, as before). Not repaired (which rows are wrong is a guess). Points
+    /// near ZIPs, far from both ways (Paris, McMurdo) and a home ZIP are not counted.
+    @Test func coordinatesTheWrongWayRoundAreCounted() throws {
+        let r = try loader.load(directory: directory([
+            "users.csv": "user_id,lat,lon,home_zip\nboston,-71.06,42.36,\natlanta,-84.39,33.75,\nnyc,40.71,-74.01,\n"
+                + "paris,48.86,2.35,\nmcmurdo,-77.85,166.67,\nzip,,,02134\n",
+            "favorites.csv": "user_id,artist_id\n", "follows.csv": "user_id,event_id\n",
+        ]))
+        #expect(r.counts["coordinates-swapped"] == 2, "\(r.counts)")
+        #expect(r.rejects.isEmpty && r.users.records.count == 6)
+        #expect(r.users.records.first { $0.id == "boston" }?.location == "coordinates")  // counted, not moved
+    }
+
     @Test func badRowsAreRejectedWithFileAndLine() throws {
         var users = "user_id,lat,lon,radius_km\n"
         for i in 0..<300 { users += "u\(i),,,\n" }
