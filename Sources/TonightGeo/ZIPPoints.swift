@@ -18,6 +18,8 @@ package struct ZIPPoints: Sendable {
         cells = [UInt64](repeating: 0, count: (180 * 360 + 63) / 64)
     }
 
+    private static let around = [0, -1, 1]
+
     private static func cell(_ lat: Double, _ lon: Double) -> Int? {
         guard lat.isFinite, lon.isFinite else { return nil }
         let r = Int((lat + 90).rounded(.down)), c = Int((lon + 180).rounded(.down))
@@ -35,8 +37,8 @@ package struct ZIPPoints: Sendable {
     /// 100 to 300 km): a user's given coordinates that are not near any is far from every
     /// Ticketmaster venue the table can place.
     package func isNearAZIP(lat: Double, lon: Double) -> Bool {
-        for dLat in -1...1 {
-            for dLon in -1...1 {
+        for dLat in Self.around {  // the point's own cell first: nearly every user is in one
+            for dLon in Self.around {
                 if let k = Self.cell(lat + Double(dLat), lon + Double(dLon)), cells[k >> 6] & (1 << UInt64(k & 63)) != 0 {
                     return true
                 }
