@@ -235,10 +235,14 @@ package struct AffinityParser {
     }
 
     /// The 1-based column of a carriage return inside the first line (not among the CRs,
-    /// spaces and tabs before its LF), or nil. A file whose lines end in a bare CR is one line
-    /// to this parser, and would fail as "no edge resolves"; looking at the first line costs
-    /// one short scan.
+    /// spaces and tabs before its LF) when that line starts as a block does, or nil. A file
+    /// whose lines end in a bare CR is one line to this parser, and would fail as "no edge
+    /// resolves"; looking at the first line costs one short scan. (A first line that is not a
+    /// header is left to the other checks: random bytes are "no block", not "bare CR".)
     static func bareCarriageReturn(_ all: UnsafeBufferPointer<UInt8>, from begin: Int) -> Int? {
+        var start = begin
+        while start < all.count, all[start] == 0x20 || all[start] == 0x09 { start += 1 }
+        guard UnsafeBufferPointer(rebasing: all[start...]).starts(with: header) else { return nil }
         var end = begin
         while end < all.count, all[end] != 0x0A { end += 1 }
         while end > begin, all[end - 1] == 0x0D || all[end - 1] == 0x20 || all[end - 1] == 0x09 { end -= 1 }

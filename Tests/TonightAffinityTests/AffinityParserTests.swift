@@ -158,6 +158,13 @@ import TonightCore
             #expect(e.line == 1 && e.column == 43, "\(e)")
             #expect(e.message.contains("carriage return") && e.hint?.contains("LF or CRLF") == true, "\(e)")
         }
+        // Bytes that are no affinity file (a CR among them) are still "no block".
+        do {
+            _ = try parse("\u{7}x\ry\r")
+            Issue.record("junk read")
+        } catch let e as FailureWithRejects {
+            #expect(e.error.message.contains("no 'Recommended artists for' block"), "\(e.error)")
+        }
         for ok in ["\r\n", "\n", " \r\n", "\r\r\n"] {
             let lines = ["Recommended artists for Battle At the Boat", "859485,Showtime Boxing,0.5", "-----", ""]
             #expect(try parse(lines.joined(separator: ok)).edges.count == 1)
