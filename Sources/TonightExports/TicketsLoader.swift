@@ -15,6 +15,9 @@ package struct TicketsExport: Sendable {
     /// Wall seconds of the loader's phases (`open`, `users`, `intern`, `pairs`, `group`), for the
     /// stage's details.
     package var seconds: [String: Double] = [:]
+    /// Up to five rows of a warning that names a fault of the export (`coordinates-swapped`,
+    /// `zip-leading-zeros-lost`): the user id quoted and the values, for the report.
+    package var examples: [String: [String]] = [:]
 }
 
 /// The feed's artist and event ids, which favourites and dismissals must name.
@@ -126,9 +129,16 @@ package struct TicketsLoader {
         var users = TicketsUserTable(ids: index, rows: all, skipping: duplicates)
         let ungeocoded = users.geocode(with: points)
         if ungeocoded.missed > 0 { counts["ungeocoded-zip"] = ungeocoded.missed }
-        if ungeocoded.zerosLost > 0 { counts["zip-leading-zeros-lost"] = ungeocoded.zerosLost }
+        var examples: [String: [String]] = [:]
+        if !ungeocoded.zerosLost.isEmpty {
+            counts["zip-leading-zeros-lost"] = ungeocoded.zerosLost.count
+            examples["zip-leading-zeros-lost"] = ungeocoded.zerosLost.prefix(5).map { users.example($0, showing: "home_zip " + users.homeZip($0)) }
+        }
         let swapped = users.swappedCoordinates(near: points)
-        if swapped > 0 { counts["coordinates-swapped"] = swapped }
+        if !swapped.isEmpty {
+            counts["coordinates-swapped"] = swapped.count
+            examples["coordinates-swapped"] = swapped.prefix(5).map { users.example($0, showing: "lat \(users.lat[$0]), lon \(users.lon[$0])") }
+        }
         fileRejects.sort { $0.line < $1.line }
         try RejectShare.check(maxRejectShare, stage: "load-tickets", usersFile, rows: userRows, rejects: fileRejects, before: rejects)
         rows["users.csv"] = userRows
@@ -176,7 +186,8 @@ package struct TicketsLoader {
         }
         for (k, v) in counts where v == 0 { counts[k] = nil }
         clock.lap("group")
-        return TicketsExport(users: users, rejects: rejects, counts: counts, rows: rows, bytes: bytes, seconds: clock.laps)
+        return TicketsExport(users: users, rejects: rejects, counts: counts, rows: rows, bytes: bytes, seconds: clock.laps,
+                             examples: examples)
     }
 
     /// What a job of the first phase gives.

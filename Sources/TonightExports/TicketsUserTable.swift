@@ -108,13 +108,14 @@ package struct TicketsUserTable: Sendable {
 
     /// Places users without coordinates at their home ZIP's internal point (`postal`), on all
     /// cores; returns how many home ZIPs are not US ZIPs of the table (`ungeocoded-zip`), and
-    /// how many of those are one with its leading zeros lost (`zip-leading-zeros-lost`).
-    mutating func geocode(with points: ZIPPoints) -> (missed: Int, zerosLost: Int) {
+    /// the users whose ZIP is one with its leading zeros lost (`zip-leading-zeros-lost`).
+    mutating func geocode(with points: ZIPPoints) -> (missed: Int, zerosLost: [Int]) {
         let n = count
         let zips = self.zips
         let parts = max(1, min(Parallel.width, n))
         let missed = try! Parallel.writing(into: &lat, &lon, &location, parts: parts) { p, lat, lon, location in
-            var misses = 0, zerosLost = 0
+            var misses = 0
+            var zerosLost: [Int] = []
             for i in Parallel.range(p, of: parts, in: n) where location[i] == .none && !zips.isEmpty(i) {
                 if let point = zips.withBytes(of: i, { points.point(zipBytes: $0) }) {
                     lat[i] = point.lat
@@ -122,25 +123,36 @@ package struct TicketsUserTable: Sendable {
                     location[i] = .postal
                 } else {
                     misses += 1
-                    if zips.withBytes(of: i, { Self.lostLeadingZeros($0, in: points) }) { zerosLost += 1 }
+                    if zips.withBytes(of: i, { Self.lostLeadingZeros($0, in: points) }) { zerosLost.append(i) }
                 }
             }
             return (misses, zerosLost)
         }
-        return (missed.reduce(0) { $0 + $1.0 }, missed.reduce(0) { $0 + $1.1 })
+        return (missed.reduce(0) { $0 + $1.0 }, missed.flatMap(\.1))
     }
 
-    /// How many users give coordinates far from every US ZIP that are near one with latitude
+    /// User `i` for a report: the id quoted (it may hold anything printable) and what is shown
+    /// of the row, for the examples of a warning.
+    func example(_ i: Int, showing what: String) -> String {
+        ids.withBytes(of: i) { TonightError.quoted($0, limit: 64) } + " (\(what))"
+    }
+
+    /// User `i`'s home ZIP as given.
+    func homeZip(_ i: Int) -> String {
+        zips.withBytes(of: i) { TonightError.quoted($0, limit: 16) }
+    }
+
+    /// The users who give coordinates far from every US ZIP that are near one with latitude
     /// and longitude swapped (`coordinates-swapped`: an exporter that wrote them the wrong way
     /// round puts the eastern US in Antarctica; the western half is out of range, a reject).
     /// Counted, not repaired: which rows are wrong is a guess.
-    func swappedCoordinates(near points: ZIPPoints) -> Int {
-        var n = 0
+    func swappedCoordinates(near points: ZIPPoints) -> [Int] {
+        var found: [Int] = []
         for i in 0..<count where location[i] == .coordinates {
             let la = lat[i], lo = lon[i]
-            if abs(lo) <= 90 && !points.isNearAZIP(lat: la, lon: lo) && points.isNearAZIP(lat: lo, lon: la) { n += 1 }
+            if abs(lo) <= 90 && !points.isNearAZIP(lat: la, lon: lo) && points.isNearAZIP(lat: lo, lon: la) { found.append(i) }
         }
-        return n
+        return found
     }
 
     /// Whether a home ZIP that is not a ZIP is one with its leading zeros lost, as a

@@ -52,6 +52,7 @@ package struct LoadTicketsStage: Stage {
         outcome.warnings = export.counts
         for r in export.rejects { outcome.rejects[r.reason, default: 0] += 1 }
         outcome.countRejectsByFile(export.rejects.map(\.file))
+        for (kind, rows) in export.examples { outcome.details["examples." + kind] = rows.joined(separator: "; ") }
         outcome.details["inputBytes"] = String(export.bytes)
         outcome.details["seconds.load"] = loaded
         for (phase, t) in export.seconds { outcome.details["seconds.load." + phase] = String(format: "%.2f", t) }

@@ -13,7 +13,10 @@ extension RunReport {
                 reasons.append(["<code>\(h(r.stage))</code>", "reject", h(k), String(v)])
                 chart.append(("\(r.stage): \(k)", Double(v), "\(v)"))
             }
-            for (k, v) in r.warnings.sorted(by: { $0.key < $1.key }) { reasons.append(["<code>\(h(r.stage))</code>", "warning", h(k), String(v)]) }
+            for (k, v) in r.warnings.sorted(by: { $0.key < $1.key }) {
+                let examples = r.details["examples." + k].map { " (e.g. \(h($0)))" } ?? ""
+                reasons.append(["<code>\(h(r.stage))</code>", "warning", h(k) + examples, String(v)])
+            }
         }
         s += "<h3>By reason</h3>" + table(["stage", "kind", "reason", "rows"], reasons, numeric: [3])
         if !chart.isEmpty { s += ReportSVG.bars(chart, color: "#d8453b") }

@@ -47,6 +47,7 @@ import TonightGeo
         #expect(r.users.records.map(\.location) == ["none", "postal", "none", "none", "none", "none", "none", "none", "none"])
         #expect(r.counts["ungeocoded-zip"] == 8)
         #expect(r.counts["zip-leading-zeros-lost"] == 4, "\(r.counts)")
+        #expect(r.examples["zip-leading-zeros-lost"] == ["u1 (home_zip 2134)", "u3 (home_zip 601)", "u4 (home_zip 7869)", "u9 (home_zip 21341234)"])
         #expect(r.rejects.isEmpty)
     }
 
@@ -63,6 +64,7 @@ import TonightGeo
             "favorites.csv": "user_id,artist_id\n", "follows.csv": "user_id,event_id\n",
         ]))
         #expect(r.counts["coordinates-swapped"] == 2, "\(r.counts)")
+        #expect(r.examples["coordinates-swapped"] == ["boston (lat -71.06, lon 42.36)", "atlanta (lat -84.39, lon 33.75)"])
         #expect(r.rejects.isEmpty && r.users.records.count == 6)
         #expect(r.users.records.first { $0.id == "boston" }?.location == "coordinates")  // counted, not moved
     }
