@@ -7,13 +7,12 @@ candidate collected and sorted, every upcoming event scored for the popular back
 compares them with the published snapshot: the same events in the same order, and the same
 published fields. Then every record of artists (favorites, upcomingEvents), artist_suggest,
 category_artists and nearby, likewise (--no-catalog skips them), and sampled players'
-Playmate sessions and player_stats (with ranking.md's skill-level tie-break and feedback, and the players of
-the last 100 feedback rows;
---users also sets how many players). And every record of events, venues and categories, the
-artists' own fields and the parse's rejects, from the raw feed (feed.md, geocoding.md: parsed,
-normalised, linked and placed here; local times from zoneinfo), and the affinity stage's
-edges, counts and rejects from affinity.txt (affinity.md); `scripts/messy-inputs.py` makes a
-generated feed and affinity file as messy as real ones for it. It shares no code with the Swift ranking, so the ranking's fast paths (band searches,
+Playmate sessions and player_stats (with ranking.md's skill-level tie-break and feedback;
+--users also sets how many players; the players of the last 100 feedback rows are added).
+And every record of events, venues and categories, the artists' own fields and the parse's
+rejects, from the raw feed (feed.md, geocoding.md: parsed, normalised, linked and placed
+here; local times from zoneinfo), and the affinity stage's edges, counts and rejects from
+affinity.txt (affinity.md); `scripts/messy-inputs.py` makes a generated feed and affinity file as messy as real ones for it. It shares no code with the Swift ranking, so the ranking's fast paths (band searches,
 per-artist cuts, heaps, shared place orders, the published distances' shortcut) are
 checked against the definition on data of any size and shape.
 

@@ -127,17 +127,16 @@ package struct TicketsLoader {
                                             detail: "user_id \(id) appears earlier; the first row is kept"))
         }
         var users = TicketsUserTable(ids: index, rows: all, skipping: duplicates)
-        let ungeocoded = users.geocode(with: points)
-        if ungeocoded.missed > 0 { counts["ungeocoded-zip"] = ungeocoded.missed }
+        let faults = users.geocode(with: points)
+        if faults.unplacedZIPs > 0 { counts["ungeocoded-zip"] = faults.unplacedZIPs }
         var examples: [String: [String]] = [:]
-        if !ungeocoded.zerosLost.isEmpty {
-            counts["zip-leading-zeros-lost"] = ungeocoded.zerosLost.count
-            examples["zip-leading-zeros-lost"] = ungeocoded.zerosLost.prefix(5).map { users.example($0, showing: "home_zip " + users.homeZip($0)) }
+        if !faults.zerosLost.isEmpty {
+            counts["zip-leading-zeros-lost"] = faults.zerosLost.count
+            examples["zip-leading-zeros-lost"] = faults.zerosLost.prefix(5).map { users.example($0, showing: "home_zip " + users.homeZip($0)) }
         }
-        let swapped = users.swappedCoordinates(near: points)
-        if !swapped.isEmpty {
-            counts["coordinates-swapped"] = swapped.count
-            examples["coordinates-swapped"] = swapped.prefix(5).map { users.example($0, showing: "lat \(users.lat[$0]), lon \(users.lon[$0])") }
+        if !faults.swapped.isEmpty {
+            counts["coordinates-swapped"] = faults.swapped.count
+            examples["coordinates-swapped"] = faults.swapped.prefix(5).map { users.example($0, showing: "lat \(users.lat[$0]), lon \(users.lon[$0])") }
         }
         fileRejects.sort { $0.line < $1.line }
         try RejectShare.check(maxRejectShare, stage: "load-tickets", usersFile, rows: userRows, rejects: fileRejects, before: rejects)

@@ -106,29 +106,51 @@ package struct TicketsUserTable: Sendable {
         }
     }
 
-    /// Places users without coordinates at their home ZIP's internal point (`postal`), on all
-    /// cores; returns how many home ZIPs are not US ZIPs of the table (`ungeocoded-zip`), and
-    /// the users whose ZIP is one with its leading zeros lost (`zip-leading-zeros-lost`).
-    mutating func geocode(with points: ZIPPoints) -> (missed: Int, zerosLost: [Int]) {
+    /// What `geocode` found wrong with the users' places, for the load's warnings.
+    struct PlaceFaults {
+        /// Home ZIPs that are not US ZIPs of the table (`ungeocoded-zip`).
+        var unplacedZIPs = 0
+        /// Users whose ZIP is one with its leading zeros lost (`zip-leading-zeros-lost`).
+        var zerosLost: [Int] = []
+        /// Users who give coordinates far from every US ZIP that are near one with latitude
+        /// and longitude swapped (`coordinates-swapped`: an exporter that wrote them the wrong
+        /// way round puts the eastern US in Antarctica; the western half is out of range, a
+        /// reject). Counted, not repaired: which rows are wrong is a guess.
+        var swapped: [Int] = []
+    }
+
+    /// Places users without coordinates at their home ZIP's internal point (`postal`), and
+    /// looks for the faults of `PlaceFaults`, in one pass on all cores.
+    mutating func geocode(with points: ZIPPoints) -> PlaceFaults {
         let n = count
         let zips = self.zips
         let parts = max(1, min(Parallel.width, n))
-        let missed = try! Parallel.writing(into: &lat, &lon, &location, parts: parts) { p, lat, lon, location in
-            var misses = 0
-            var zerosLost: [Int] = []
-            for i in Parallel.range(p, of: parts, in: n) where location[i] == .none && !zips.isEmpty(i) {
-                if let point = zips.withBytes(of: i, { points.point(zipBytes: $0) }) {
-                    lat[i] = point.lat
-                    lon[i] = point.lon
-                    location[i] = .postal
-                } else {
-                    misses += 1
-                    if zips.withBytes(of: i, { Self.lostLeadingZeros($0, in: points) }) { zerosLost.append(i) }
+        let found = try! Parallel.writing(into: &lat, &lon, &location, parts: parts) { p, lat, lon, location in
+            var faults = PlaceFaults()
+            for i in Parallel.range(p, of: parts, in: n) {
+                switch location[i] {
+                case .coordinates:
+                    let la = lat[i], lo = lon[i]
+                    if abs(lo) <= 90 && !points.isNearAZIP(lat: la, lon: lo) && points.isNearAZIP(lat: lo, lon: la) {
+                        faults.swapped.append(i)
+                    }
+                case .none where !zips.isEmpty(i):
+                    if let point = zips.withBytes(of: i, { points.point(zipBytes: $0) }) {
+                        lat[i] = point.lat
+                        lon[i] = point.lon
+                        location[i] = .postal
+                    } else {
+                        faults.unplacedZIPs += 1
+                        if zips.withBytes(of: i, { Self.lostLeadingZeros($0, in: points) }) { faults.zerosLost.append(i) }
+                    }
+                default:
+                    break
                 }
             }
-            return (misses, zerosLost)
+            return faults
         }
-        return (missed.reduce(0) { $0 + $1.0 }, missed.flatMap(\.1))
+        return PlaceFaults(unplacedZIPs: found.reduce(0) { $0 + $1.unplacedZIPs }, zerosLost: found.flatMap(\.zerosLost),
+                           swapped: found.flatMap(\.swapped))
     }
 
     /// User `i` for a report: the id quoted (it may hold anything printable) and what is shown
@@ -140,19 +162,6 @@ package struct TicketsUserTable: Sendable {
     /// User `i`'s home ZIP as given.
     func homeZip(_ i: Int) -> String {
         zips.withBytes(of: i) { TonightError.quoted($0, limit: 16) }
-    }
-
-    /// The users who give coordinates far from every US ZIP that are near one with latitude
-    /// and longitude swapped (`coordinates-swapped`: an exporter that wrote them the wrong way
-    /// round puts the eastern US in Antarctica; the western half is out of range, a reject).
-    /// Counted, not repaired: which rows are wrong is a guess.
-    func swappedCoordinates(near points: ZIPPoints) -> [Int] {
-        var found: [Int] = []
-        for i in 0..<count where location[i] == .coordinates {
-            let la = lat[i], lo = lon[i]
-            if abs(lo) <= 90 && !points.isNearAZIP(lat: la, lon: lo) && points.isNearAZIP(lat: lo, lon: la) { found.append(i) }
-        }
-        return found
     }
 
     /// Whether a home ZIP that is not a ZIP is one with its leading zeros lost, as a

@@ -18,11 +18,13 @@ package struct ZIPPoints: Sendable {
         cells = [UInt64](repeating: 0, count: (180 * 360 + 63) / 64)
     }
 
-    private static let around = [0, -1, 1]
-
     private static func cell(_ lat: Double, _ lon: Double) -> Int? {
         guard lat.isFinite, lon.isFinite else { return nil }
-        let r = Int((lat + 90).rounded(.down)), c = Int((lon + 180).rounded(.down))
+        return cell(row: Int((lat + 90).rounded(.down)), column: Int((lon + 180).rounded(.down)))
+    }
+
+    /// Row 0–179 (latitude + 90), column any (longitude + 180, wrapped to 0–359).
+    private static func cell(row r: Int, column c: Int) -> Int? {
         guard (0..<180).contains(r) else { return nil }
         return r * 360 + ((c % 360) + 360) % 360
     }
@@ -33,16 +35,20 @@ package struct ZIPPoints: Sendable {
         }
     }
 
+    @inline(__always) private func occupied(row r: Int, column c: Int) -> Bool {
+        guard let k = Self.cell(row: r, column: c) else { return false }
+        return cells[k >> 6] & (1 << UInt64(k & 63)) != 0
+    }
+
     /// Whether a US ZIP's point lies in the 1° cell of (lat, lon) or in one beside it (about
     /// 100 to 300 km): a user's given coordinates that are not near any is far from every
     /// Ticketmaster venue the table can place.
     package func isNearAZIP(lat: Double, lon: Double) -> Bool {
-        for dLat in Self.around {  // the point's own cell first: nearly every user is in one
-            for dLon in Self.around {
-                if let k = Self.cell(lat + Double(dLat), lon + Double(dLon)), cells[k >> 6] & (1 << UInt64(k & 63)) != 0 {
-                    return true
-                }
-            }
+        guard lat.isFinite, lon.isFinite else { return false }
+        let r = Int((lat + 90).rounded(.down)), c = Int((lon + 180).rounded(.down))
+        if occupied(row: r, column: c) { return true }  // nearly every user is in a ZIP's own cell
+        for dr in -1...1 {
+            for dc in -1...1 where (dr != 0 || dc != 0) && occupied(row: r + dr, column: c + dc) { return true }
         }
         return false
     }
