@@ -10,18 +10,22 @@ package enum RegularFile {
         package var path: String
         package var message: String
         package var kind: Kind
+        /// The POSIX error number of a failed system call, for the hint (`IOHint`).
+        package var errno: Int32? = nil
     }
 
     /// An open descriptor of a regular file and its size at open.
     package static func open(_ path: String) throws -> (fd: Int32, size: Int) {
         let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
-            throw Failure(path: path, message: "cannot open: \(String(cString: strerror(errno)))", kind: errno == ENOENT ? .missing : .io)
+            let code = errno
+            throw Failure(path: path, message: "cannot open: \(String(cString: strerror(code)))", kind: code == ENOENT ? .missing : .io, errno: code)
         }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
+            let code = errno
             close(fd)
-            throw Failure(path: path, message: "cannot stat: \(String(cString: strerror(errno)))", kind: .io)
+            throw Failure(path: path, message: "cannot stat: \(String(cString: strerror(code)))", kind: .io, errno: code)
         }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
@@ -74,7 +78,10 @@ package enum RegularFile {
         while done < size {
             let n = Foundation.read(fd, base + done, size - done)
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw Failure(path: path, message: "read error: \(String(cString: strerror(errno)))", kind: .io) }
+            guard n >= 0 else {
+                let code = errno
+                throw Failure(path: path, message: "read error: \(String(cString: strerror(code)))", kind: .io, errno: code)
+            }
             guard n > 0 else { throw changed(path) }
             done += n
         }

@@ -10,7 +10,7 @@ package enum FileIO {
             return try RegularFile.readData(url.path)
         } catch let f as RegularFile.Failure {
             throw TonightError(.io, "cannot read file: \(f.message)", file: url.path,
-                               hint: f.kind == .missing ? "check the path" : "inputs must be regular files that do not change while the job reads them")
+                               hint: hint(f, otherwise: "inputs must be regular files that do not change while the job reads them"))
         }
     }
 
@@ -19,8 +19,16 @@ package enum FileIO {
         do {
             return try RegularFile.open(url.path)
         } catch let f as RegularFile.Failure {
-            throw TonightError(.io, f.message, file: url.path, hint: "inputs must be regular files")
+            throw TonightError(.io, f.message, file: url.path, hint: hint(f, otherwise: "inputs must be regular files"))
         }
+    }
+
+    /// The hint for a file that could not be read: by its error number when a system call
+    /// failed (permissions, a read error), else `otherwise`.
+    private static func hint(_ f: RegularFile.Failure, otherwise: String) -> String {
+        if f.kind == .missing { return "check the path" }
+        if let code = f.errno { return IOHint.text(errno: code, path: f.path) }
+        return otherwise
     }
 
     /// Writes bytes to a file (created or truncated) and syncs it when asked.

@@ -94,10 +94,11 @@ extension TonightError {
         return e
     }
 
-    /// Wraps a POSIX error number from a file operation.
+    /// Wraps a POSIX error number from a file operation, with the hint that error number
+    /// calls for (`IOHint`: a full disk, a read-only mount, permissions, …).
     package static func io(_ operation: String, path: String, errno code: Int32 = errno) -> TonightError {
         TonightError(
             .io, "\(operation) failed: \(String(cString: strerror(code)))", file: path,
-            hint: "check that the path exists and is readable/writable")
+            hint: IOHint.text(errno: code, path: path))
     }
 }

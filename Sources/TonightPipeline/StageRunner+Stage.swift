@@ -120,10 +120,14 @@ extension StageRunner {
         record.warnings = outcome.warnings
         record.rejects = outcome.rejects
         record.details = outcome.details
-        record.outputs = try Self.outputs(of: tmp)
-        try record.write(to: tmp.appendingPathComponent("stage.json"))
-        try FileIO.syncDirectory(tmp)
-        try FileIO.rename(tmp, to: runDir.appendingPathComponent(stage.name))
+        do {
+            record.outputs = try Self.outputs(of: tmp)
+            try record.write(to: tmp.appendingPathComponent("stage.json"))
+            try FileIO.syncDirectory(tmp)
+            try FileIO.rename(tmp, to: runDir.appendingPathComponent(stage.name))
+        } catch let t as TonightError {
+            throw t.inStage(stage.name)  // a full disk while the stage's record is written
+        }
         return record
     }
 

@@ -1,4 +1,5 @@
 import TonightCore
+import TonightBase
 import TonightSnapshot
 
 extension TonightError {
@@ -11,6 +12,6 @@ extension TonightError {
         default: .invalidInput
         }
         self.init(kind, e.message, file: e.file, stage: stage,
-                  hint: kind == .io ? "check free space and permissions where it is written" : nil)
+                  hint: kind == .io ? e.errorNumber.map { IOHint.text(errno: $0, path: e.file) } ?? "check free space and permissions where it is written" : nil)
     }
 }

@@ -41,12 +41,14 @@ final class DictionaryFramesFile: @unchecked Sendable {
             throw error
         }
         guard table.dataBytes == size, size > 0, let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+            let code = errno
             close(fd)
             close(tableFD)
             if table.dataBytes != size {
                 throw SnapshotError(file: keyTablePath, "key table describes a data file of \(table.dataBytes) bytes; \(path) has \(size)")
             }
-            throw SnapshotError(file: path, "cannot map the file: \(String(cString: strerror(errno)))", code: .io)
+            if size == 0 { throw SnapshotError(file: path, "empty data file (a dataset file holds at least its seek table)") }
+            throw SnapshotError.system("cannot map the file", file: path, errno: code)
         }
         map = UnsafeRawBufferPointer(start: base, count: size)
     }

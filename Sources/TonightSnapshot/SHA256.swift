@@ -103,7 +103,7 @@ package struct SHA256 {
         while true {
             let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw SnapshotError(file: path, "read error: \(String(cString: strerror(errno)))") }
+            guard n >= 0 else { throw SnapshotError.system("read error", file: path, errno: errno) }
             if n == 0 { break }
             buf.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import TonightBase
 
 /// An error of the snapshot reader: which file, what is wrong, and a code to match on.
@@ -26,12 +27,21 @@ public struct SnapshotError: Error, CustomStringConvertible, Sendable {
     public var message: String
     /// The class of the error.
     public var code: Code
+    /// The POSIX error number of a failed system call (`code` `.io`), for the pipeline's hint.
+    package var errorNumber: Int32? = nil
 
     /// Creates an error for `file`.
     public init(file: String, _ message: String, code: Code = .corrupt) {
         self.file = file
         self.message = message
         self.code = code
+    }
+
+    /// An I/O error of a system call on `file`: `what` failed, with `errno`'s text.
+    package static func system(_ what: String, file: String, errno number: Int32) -> SnapshotError {
+        var e = SnapshotError(file: file, "\(what): \(String(cString: strerror(number)))", code: .io)
+        e.errorNumber = number
+        return e
     }
 
     /// `FILE: message`.
@@ -61,5 +71,6 @@ public struct SnapshotError: Error, CustomStringConvertible, Sendable {
         case .notRegular, .tooLarge: .corrupt
         }
         self.init(file: failure.path, failure.message, code: code)
+        errorNumber = failure.errno
     }
 }

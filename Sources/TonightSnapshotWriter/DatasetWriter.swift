@@ -252,7 +252,7 @@ final class FileOutput {
         self.path = path
         self.sync = sync
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SnapshotError(file: path, "cannot create: \(String(cString: strerror(errno)))", code: .io) }
+        guard fd >= 0 else { throw SnapshotError.system("cannot create", file: path, errno: errno) }
     }
 
     deinit {
@@ -265,7 +265,7 @@ final class FileOutput {
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + done, $0.count - done) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw SnapshotError(file: path, "write failed: \(String(cString: strerror(errno)))", code: .io) }
+            guard n > 0 else { throw SnapshotError.system("write failed", file: path, errno: n < 0 ? errno : EIO) }
             done += n
         }
         unflushed += bytes.count
@@ -286,14 +286,14 @@ final class FileOutput {
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { Foundation.pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw SnapshotError(file: path, "write failed: \(String(cString: strerror(errno)))", code: .io) }
+            guard n > 0 else { throw SnapshotError.system("write failed", file: path, errno: n < 0 ? errno : EIO) }
             done += n
         }
     }
 
     func syncAndClose() throws {
         flusher.sync {}
-        guard !sync || fsync(fd) == 0 else { throw SnapshotError(file: path, "fsync failed: \(String(cString: strerror(errno)))", code: .io) }
+        guard !sync || fsync(fd) == 0 else { throw SnapshotError.system("fsync failed", file: path, errno: errno) }
         close(fd)
         fd = -1
     }

@@ -4,6 +4,7 @@ import TonightCore
 @testable import TonightPipeline
 import TonightGenerator
 import TonightSnapshot
+import TonightSnapshotWriter
 
 /// A write that fails (a full disk, a file size limit) is an I/O error, exit 74, naming the
 /// file; nothing is published and the current snapshot stays.
@@ -41,6 +42,7 @@ import TonightSnapshot
             "trap '' XFSZ; ulimit -f 256; exec '\(exe)' run --inputs '\(Self.small.path)' --work '\(work.path)' --out '\(work.path)/out'")
         #expect(status == 74, "\(stderr)")
         #expect(stderr.contains("File too large"))
+        #expect(stderr.contains("ulimit -f"), "the hint names the limit: \(stderr)")
         #expect(!FileManager.default.fileExists(atPath: work.path + "/out/snapshots/CURRENT"))
     }
 
@@ -72,6 +74,34 @@ import TonightSnapshot
                                 "--out", out.path + "/out", "--as-of", "2026-01-16T06:00:00Z"])
         #expect(r.status == 74, "\(r.stderr)")
         #expect(r.stderr.contains("No space left on device") && r.stderr.contains("[tickets]"), "\(r.stderr)")
+        // The hint says what to do about a full disk (it said "check that the path exists and
+        // is readable/writable"), and the directory it names for `df` is still there.
+        #expect(r.stderr.contains("the file system is full"), "\(r.stderr)")
+        let df = try #require(r.stderr.range(of: "(df -h ").map { r.stderr[$0.upperBound...].prefix { $0 != ")" } })
+        #expect(FileManager.default.fileExists(atPath: String(df)), "\(df)")
         #expect(try SnapshotDirectory(root: out.appendingPathComponent("out/snapshots")).currentID() == before)
+    }
+
+    /// Every writer of the pipeline says what a full disk calls for: the run store's files
+    /// (`FileIO`) and the dataset writer's (`SnapshotError`, turned into the stage's error).
+    /// `/dev/full` fails every write with ENOSPC.
+    @Test func aFullDiskIsSaidAsSuchByEveryWriter() throws {
+        let dir = temporaryDirectory("tonight-dev-full")
+        let storeError = try #require(throws: TonightError.self) {
+            try FileIO.write(Array("{}".utf8), to: URL(fileURLWithPath: "/dev/full"))
+        }
+        #expect(storeError.kind == .io)
+        #expect(storeError.hint?.contains("the file system is full") == true, "\(storeError)")
+        // The dataset writer writes its key table's placeholder when it opens.
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("explore.keys").path,
+                                                   withDestinationPath: "/dev/full")
+        let writerError = try #require(throws: SnapshotError.self) {
+            _ = try DatasetWriter(name: "explore", directory: dir, frameBytes: 2048, layout: 2)
+        }
+        #expect(writerError.code == .io)
+        let e = TonightError(writerError, stage: "tickets")
+        #expect(e.kind == .io && e.exitCode == 74)
+        #expect(e.hint?.contains("the file system is full") == true, "\(e)")
+        #expect(e.hint?.contains("df -h \(dir.path))") == true, "the directory, not the file: \(e)")
     }
 }
