@@ -56,6 +56,7 @@ struct RunArguments: ParsableArguments {
             asOf: instant, date: try date.map(TimeArgument.date))
         options.allowShrink = allowShrink
         options.threads = threads
+        if date != nil { try options.checkRunDate(config: config) }
         return options
     }
 }

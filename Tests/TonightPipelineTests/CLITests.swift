@@ -111,6 +111,28 @@ import TonightSnapshot
         withExtendedLifetime(lock) {}
     }
 
+    /// `--date` alone when an earlier night is re-run (asOf defaults to now) would rank every
+    /// tonight list empty: refused (usage), naming the fix. The last D whose window can still
+    /// hold an event is allowed, and so is a D after asOf (a preview).
+    @Test(arguments: [
+        ("2026-01-15", "2026-02-01T00:00:00Z", false),
+        ("2026-01-14", "2026-01-15T16:00:00Z", false),  // D+1 04:00 at UTC-12 is 16:00Z, exclusive
+        ("2026-01-14", "2026-01-15T15:59:59Z", true),
+        ("2026-01-15", "2026-01-15T06:00:00Z", true),
+        ("2026-01-20", "2026-01-15T06:00:00Z", true),
+    ])
+    func aRunDateWhoseNightHasEndedIsRefused(_ date: String, _ asOf: String, _ allowed: Bool) throws {
+        let work = temporaryDirectory()
+        let r = try runTonight(["run", "--dry-run", "--date", date, "--as-of", asOf, "--work", work.path, "--out", work.path + "/out"])
+        if allowed {
+            #expect(r.status == 0, "\(r.stderr)")
+        } else {
+            #expect(r.status == 2, "\(r.stderr)")
+            #expect(r.stderr.contains("--date \(date) is before the run instant \(asOf)"), "\(r.stderr)")
+            #expect(r.stderr.contains("--as-of \(date)T06:00:00Z"), "\(r.stderr)")
+        }
+    }
+
     @Test func stagesAndRuns() throws {
         let stages = try runTonight(["stages"])
         #expect(stages.status == 0 && stages.stdout.contains("parse-feed"))
