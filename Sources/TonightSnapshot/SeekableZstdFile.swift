@@ -57,7 +57,7 @@ public final class SeekableZstdFile: @unchecked Sendable {
         while done < count {
             let n = buf.withUnsafeMutableBytes { Foundation.pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw SnapshotError(file: path, "short read at byte \(offset + done)") }
+            guard n > 0 else { throw readFailure(n, at: offset + done, path: path) }
             done += n
         }
         return buf
@@ -69,9 +69,16 @@ public final class SeekableZstdFile: @unchecked Sendable {
         while done < buffer.count {
             let n = Foundation.pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw SnapshotError(file: path, "short read at byte \(offset + done)") }
+            guard n > 0 else { throw readFailure(n, at: offset + done, path: path) }
             done += n
         }
+    }
+
+    /// A read that returned `n` ≤ 0: end of file is a file shorter than it says (corrupt), a
+    /// failed call an I/O error with its error number (it was said to be a short read, as if
+    /// the data were corrupt).
+    static func readFailure(_ n: Int, at byte: Int, path: String) -> SnapshotError {
+        n < 0 ? .system("read failed at byte \(byte)", file: path, errno: errno) : SnapshotError(file: path, "short read at byte \(byte)")
     }
 
     package static func le32(_ b: [UInt8], _ at: Int) -> UInt32 {
@@ -80,7 +87,7 @@ public final class SeekableZstdFile: @unchecked Sendable {
 
     private static func readSeekTable(fd: Int32, path: String) throws -> [Frame] {
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw SnapshotError(file: path, "cannot stat") }
+        guard fstat(fd, &st) == 0 else { throw SnapshotError.system("cannot stat", file: path, errno: errno) }
         let size = Int(st.st_size)
         guard size >= 17 else { throw SnapshotError(file: path, "too short for a seekable zstd file (\(size) bytes)") }
         let footer = try pread(fd, 9, at: size - 9, path: path)

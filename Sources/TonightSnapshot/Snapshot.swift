@@ -68,7 +68,8 @@ public final class Snapshot: Sendable {
         guard let d = datasets[name] else {
             throw SnapshotError(
                 file: directory.path,
-                "no dataset '\(SnapshotError.quoted(name))' in snapshot \(id) (it has: \(datasets.keys.sorted().joined(separator: ", ")))")
+                "no dataset '\(SnapshotError.quoted(name))' in snapshot \(id) (it has: \(datasets.keys.sorted().joined(separator: ", ")))",
+                code: .missing)
         }
         return d
     }
