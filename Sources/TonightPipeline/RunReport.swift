@@ -52,16 +52,16 @@ enum RunReport {
         if run.status != "completed" {
             // What an on-call engineer needs first: which stage, why, what was kept.
             s += "## Run \(run.status)" + (run.failedStage.map { " at stage `\($0)`" } ?? "") + "\n\n"
-            if let e = run.error { s += "```\n\(e)\n```\n\n" }
+            if let e = run.error { s += MarkdownText.block(e) + "\n\n" }
             let skipped = run.stages.filter { $0.action == "not run" }.map(\.stage)
             if !skipped.isEmpty { s += "Not run: \(skipped.joined(separator: ", ")).\n\n" }
         }
         if !anomalies.isEmpty {
             s += "## \(anomalies.count) figure(s) outside the usual band\n\n" + anomalies.map { "- \($0.message)" }.joined(separator: "\n") + "\n\n"
         }
-        s += "- status: **\(run.status)**\n- as of: \(run.asOf) (date \(run.date))\n- inputs: `\(run.inputs)`\n"
+        s += "- status: **\(run.status)**\n- as of: \(run.asOf) (date \(run.date))\n- inputs: \(MarkdownText.code(run.inputs))\n"
         s += "- started: \(run.startedAt), finished: \(run.finishedAt ?? "-")\n- code: \(run.codeVersion)\n"
-        if let e = run.error { s += "- error: `\(e)`\n" }
+        if let e = run.error { s += "- error: \(MarkdownText.code(e))\n" }
         s += "\n## Stages\n\n| stage | action | seconds | rows | rejects | warnings | peak MB |\n|---|---|---:|---|---:|---:|---:|\n"
         for (i, e) in run.stages.enumerated() {
             let r = records.first { $0.stage == e.stage }
@@ -71,7 +71,7 @@ enum RunReport {
             s += "\(r.map { String($0.peakMemoryBytes >> 20) } ?? "-") |\n"
         }
         s += "\n## Why each stage ran or was reused\n\n"
-        for e in run.stages { s += "- **\(e.stage)** \(e.action): \(e.reason)\n" }
+        for e in run.stages { s += "- **\(e.stage)** \(e.action): \(MarkdownText.literal(e.reason))\n" }
         for r in records where !r.rejects.isEmpty || !r.warnings.isEmpty || !r.details.isEmpty {
             s += "\n## \(r.stage)\n\n"
             if !r.rejects.isEmpty {
@@ -82,7 +82,8 @@ enum RunReport {
                 s += "Warnings by kind:\n\n" + r.warnings.sorted { $0.key < $1.key }.map { "- \($0.key): \($0.value)" }
                     .joined(separator: "\n") + "\n\n"
             }
-            for (k, v) in r.details.sorted(by: { $0.key < $1.key }) { s += "- \(k): \(v)\n" }
+            // Details quote inputs (example ids, unknown names): literal, never Markdown.
+            for (k, v) in r.details.sorted(by: { $0.key < $1.key }) { s += "- \(k): \(MarkdownText.literal(v))\n" }
         }
         return s
     }
