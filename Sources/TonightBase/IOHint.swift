@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// What an operator should do about a failed file operation, chosen by its POSIX error
 /// number: a full disk, a read-only mount and a missing directory call for different
@@ -53,17 +47,6 @@ package enum IOHint {
                 || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
         }
         if plain { return String(dir) }
-        return "'" + Quoted.text(String(dir), limit: 200).replacingAll("'", with: #"'\''"#) + "'"
-    }
-}
-
-extension String {
-    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
-        var s = ""
-        s.reserveCapacity(utf8.count)
-        for c in self {
-            if c == target { s += replacement } else { s.append(c) }
-        }
-        return s
+        return "'" + Quoted.text(String(dir), limit: 200).replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }

@@ -15,7 +15,8 @@ extension SnapshotPublisher {
             protected.insert(current)
             if let manifest = try? directory.manifest(current) {
                 if let previous = manifest.previous { protected.insert(previous) }
-                if let baseline = newest(in: ids, before: manifest.date) { protected.insert(baseline) }
+                // Snapshots after CURRENT were rolled back from: not a baseline (StageRunner.previousNight).
+                if let baseline = newest(in: ids.filter { $0 <= current }, before: manifest.date) { protected.insert(baseline) }
             }
         }
         for id in ids.dropLast(retain) where !protected.contains(id) {

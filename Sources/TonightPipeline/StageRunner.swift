@@ -52,12 +52,22 @@ package final class StageRunner: @unchecked Sendable {
     /// The previous night's snapshot: the newest published one whose run date is before this
     /// run's and whose `events` dataset verifies. A damaged candidate is skipped with a
     /// warning (the next older valid one is used); nil when there is none.
+    ///
+    /// A snapshot published after `CURRENT` was rolled back from (publish always makes the
+    /// new snapshot current, and ids sort in publish order): its services were switched back
+    /// to an earlier one, so it is not what the users last saw, and alerts against it would
+    /// announce as changes the very data that was withdrawn. It is skipped too.
     func previousNight(for stage: String) throws -> (id: String, contentHash: String, url: URL)? {
         let root = options.out.appendingPathComponent("snapshots")
         let directory = SnapshotDirectory(root: root)
         let runDate = CivilTime.formatDate(days: options.date)
+        let current = (try? directory.checkedCurrentID()) ?? nil
         var candidates: [(manifest: SnapshotManifest, id: String)] = []
         for id in directory.snapshotIDs() {
+            if let current, id > current {
+                logger.info("\(stage): snapshot \(id) was rolled back (CURRENT is \(current)); not an alerts baseline")
+                continue
+            }
             guard let m = try? directory.manifest(id) else {
                 logger.warning("\(stage): snapshot \(id) has an unreadable manifest; not an alerts baseline")
                 continue

@@ -476,4 +476,27 @@ import TonightSnapshot
         let run = try runner(inputs: tinyInputs, work: work) { $0.asOf += 2 * 86_400; $0.date += 2; $0.force = true; $0.allowShrink = true }.run()
         #expect(run.status == "completed")
     }
+
+    /// A snapshot rolled back from is not the next night's alerts baseline: its users were
+    /// switched back to the older one, and alerts against the withdrawn data would announce
+    /// its repair as changes. Rolled forward again, it is the baseline again.
+    @Test func aRolledBackSnapshotIsNotTheAlertsBaseline() throws {
+        let work = temporaryDirectory()
+        let root = PublishTests.snapshots(work)
+        try runner(inputs: tinyInputs, work: work).run()
+        let older = try SnapshotDirectory(root: root).currentID()
+        try runner(inputs: tinyInputs, work: work) { $0.asOf += 86_400; $0.date += 1 }.run()
+        let withdrawn = try SnapshotDirectory(root: root).currentID()
+        #expect(withdrawn != older)
+        func baseline() throws -> String? {
+            let plan = try runner(inputs: tinyInputs, work: work) { $0.asOf += 2 * 86_400; $0.date += 2 }.plan()
+            let alerts = try #require(plan.first { $0.stage == "alerts" })
+            return alerts.record.inputs.first { $0.kind == "snapshot" }?.hash
+        }
+        #expect(try baseline()?.hasPrefix(withdrawn) == true)
+        #expect(try SnapshotPublisher(root: root).rollback() == older)
+        #expect(try baseline()?.hasPrefix(older) == true, "the night after a rollback compares with what is served")
+        #expect(try SnapshotPublisher(root: root).rollback(to: withdrawn) == withdrawn)
+        #expect(try baseline()?.hasPrefix(withdrawn) == true)
+    }
 }
