@@ -31,7 +31,9 @@ struct SnapshotCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the complete snapshots, newest last; * marks CURRENT.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the complete snapshots, newest last; * marks CURRENT.",
+            discussion: "A snapshot published after CURRENT was rolled back from: it says so, and it is no night's alerts baseline.")
         @OptionGroup var location: Location
 
         func run() throws {
@@ -43,8 +45,9 @@ struct SnapshotCommand: ParsableCommand {
                 let m = try? dir.manifest(id)
                 let records = m.map { $0.datasets.values.reduce(0) { $0 + $1.records } } ?? 0
                 let bytes = m.map { $0.datasets.values.reduce(Int64(0)) { $0 + $1.files.reduce(0) { $0 + $1.bytes } } } ?? 0
+                let rolledBack = current.map { id > $0 } ?? false
                 print("\(id == current ? "*" : " ") \(id)  asOf \(m?.asOf ?? "?")  \(m?.datasets.count ?? 0) datasets  "
-                      + "\(records) records  \(bytes) bytes")
+                      + "\(records) records  \(bytes) bytes" + (rolledBack ? "  (rolled back)" : ""))
             }
         }
     }

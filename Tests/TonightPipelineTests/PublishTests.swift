@@ -496,6 +496,9 @@ import TonightSnapshot
         #expect(try baseline()?.hasPrefix(withdrawn) == true)
         #expect(try SnapshotPublisher(root: root).rollback() == older)
         #expect(try baseline()?.hasPrefix(older) == true, "the night after a rollback compares with what is served")
+        let list = try runTonight(["snapshot", "list", "--out", work.appendingPathComponent("out").path])
+        #expect(list.stdout.contains("\(withdrawn)  asOf") && list.stdout.contains("bytes  (rolled back)\n"), "\(list.stdout)")
+        #expect(list.stdout.components(separatedBy: "(rolled back)").count == 2, "only the withdrawn one: \(list.stdout)")
         #expect(try SnapshotPublisher(root: root).rollback(to: withdrawn) == withdrawn)
         #expect(try baseline()?.hasPrefix(withdrawn) == true)
     }
