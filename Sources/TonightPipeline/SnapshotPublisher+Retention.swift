@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 import TonightCore
 import TonightSnapshot
 
@@ -15,8 +16,11 @@ extension SnapshotPublisher {
             protected.insert(current)
             if let manifest = try? directory.manifest(current) {
                 if let previous = manifest.previous { protected.insert(previous) }
-                // Snapshots after CURRENT were rolled back from: not a baseline (StageRunner.previousNight).
-                if let baseline = newest(in: ids.filter { $0 <= current }, before: manifest.date) { protected.insert(baseline) }
+                // Withdrawn snapshots are no baseline (StageRunner.previousNight).
+                let withdrawn = RollbackLog(root: root).withdrawn(current: current)
+                if let baseline = newest(in: ids.filter { $0 <= current && withdrawn[$0] == nil }, before: manifest.date) {
+                    protected.insert(baseline)
+                }
             }
         }
         for id in ids.dropLast(retain) where !protected.contains(id) {
@@ -70,6 +74,13 @@ extension SnapshotPublisher {
         }
         if let p = report.problems.first {
             throw TonightError(.invalidInput, "cannot roll back to \(target): it fails verification: \(p.message)", file: p.file)
+        }
+        // Recorded before the switch: a log that cannot be written stops the rollback with
+        // nothing changed, rather than leave a withdrawn snapshot a later run may publish again.
+        if let current, current != target {
+            let content = (try? directory.manifest(current))?.contentHash ?? ""
+            try RollbackLog(root: root).append(.init(at: CivilTime.formatUTC(Int64(Date().timeIntervalSince1970)),
+                                                     from: current, fromContent: content, to: target))
         }
         try setCurrent(target)
         logger.info("rolled back: CURRENT \(current ?? "-") → \(target)")

@@ -66,6 +66,22 @@ package struct SnapshotPublisher {
         }
     }
 
+    /// Refuses datasets equal to a snapshot an operator rolled back from (`RollbackLog`): a
+    /// re-run of its night (a retry, a second timer, `tonight run` without `--dry-run`)
+    /// published that content again and undid the rollback without a word. Serving it again
+    /// is `tonight snapshot rollback ID` (which reinstates it).
+    private func refuseWithdrawn(_ sources: [Source], current: String) throws {
+        let hash = Self.contentHash(sources)
+        for (id, content) in RollbackLog(root: root).withdrawn(current: current).sorted(by: { $0.key < $1.key }) where content == hash {
+            throw TonightError(
+                .invalidInput,
+                "publish refused: these datasets are those of snapshot \(id), which was rolled back from (CURRENT is \(current)); "
+                    + "publishing them again would undo the rollback",
+                file: root.appendingPathComponent(id).path,
+                hint: "to serve them again, run `tonight snapshot rollback \(id)`; else fix the inputs or settings and re-run")
+        }
+    }
+
     /// The content hash of a set of datasets: equal for equal dataset and index files.
     static func contentHash(_ sources: [Source]) -> String {
         ContentHash.hex(sources.sorted { $0.entry.name < $1.entry.name }
@@ -104,6 +120,8 @@ package struct SnapshotPublisher {
                 return .unchanged(currentManifest)
             }
         }
+
+        if let current { try refuseWithdrawn(sources, current: current) }
 
         clock.lap("prepare")
         let tmp = root.appendingPathComponent(".tmp-\(template.runId)-\(getpid())")

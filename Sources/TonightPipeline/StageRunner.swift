@@ -53,19 +53,21 @@ package final class StageRunner: @unchecked Sendable {
     /// run's and whose `events` dataset verifies. A damaged candidate is skipped with a
     /// warning (the next older valid one is used); nil when there is none.
     ///
-    /// A snapshot published after `CURRENT` was rolled back from (publish always makes the
-    /// new snapshot current, and ids sort in publish order): its services were switched back
-    /// to an earlier one, so it is not what the users last saw, and alerts against it would
-    /// announce as changes the very data that was withdrawn. It is skipped too.
+    /// A snapshot an operator rolled back from (`RollbackLog`) was withdrawn: its services
+    /// were switched back to an earlier one, so it is not what the users last saw, and alerts
+    /// against it would announce as changes the very data that was withdrawn. It is skipped,
+    /// and so is any snapshot published after `CURRENT` (withdrawn, or never made current by a
+    /// publish that died before the switch).
     func previousNight(for stage: String) throws -> (id: String, contentHash: String, url: URL)? {
         let root = options.out.appendingPathComponent("snapshots")
         let directory = SnapshotDirectory(root: root)
         let runDate = CivilTime.formatDate(days: options.date)
         let current = (try? directory.checkedCurrentID()) ?? nil
+        let withdrawn = RollbackLog(root: root).withdrawn(current: current)
         var candidates: [(manifest: SnapshotManifest, id: String)] = []
         for id in directory.snapshotIDs() {
-            if let current, id > current {
-                logger.info("\(stage): snapshot \(id) was rolled back (CURRENT is \(current)); not an alerts baseline")
+            if withdrawn[id] != nil || current.map({ id > $0 }) == true {
+                logger.info("\(stage): snapshot \(id) was \(withdrawn[id] != nil ? "rolled back from" : "never made current") (CURRENT is \(current ?? "-")); not an alerts baseline")
                 continue
             }
             guard let m = try? directory.manifest(id) else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import TonightCore
 import TonightPipeline
 import TonightSnapshot
@@ -33,21 +34,26 @@ struct SnapshotCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the complete snapshots, newest last; * marks CURRENT.",
-            discussion: "A snapshot published after CURRENT was rolled back from: it says so, and it is no night's alerts baseline.")
+            discussion: """
+                A snapshot an operator rolled back from says "rolled back": it is no night's alerts baseline, and a re-run \
+                of its night does not publish it again (`tonight snapshot rollback ID` reinstates it). One published after \
+                CURRENT that never became current (a publish that died before the switch) says "never current".
+                """)
         @OptionGroup var location: Location
 
         func run() throws {
             let dir = SnapshotDirectory(root: try location.root())
             let current = try dir.currentIDIfAny()
             let ids = dir.snapshotIDs()
+            let withdrawn = RollbackLog(root: dir.root).withdrawn(current: current)
             if ids.isEmpty { print("no snapshots in \(dir.root.path)") }
             for id in ids {
                 let m = try? dir.manifest(id)
                 let records = m.map { $0.datasets.values.reduce(0) { $0 + $1.records } } ?? 0
                 let bytes = m.map { $0.datasets.values.reduce(Int64(0)) { $0 + $1.files.reduce(0) { $0 + $1.bytes } } } ?? 0
-                let rolledBack = current.map { id > $0 } ?? false
+                let note = withdrawn[id] != nil ? "  (rolled back)" : current.map({ id > $0 }) == true ? "  (never current)" : ""
                 print("\(id == current ? "*" : " ") \(id)  asOf \(m?.asOf ?? "?")  \(m?.datasets.count ?? 0) datasets  "
-                      + "\(records) records  \(bytes) bytes" + (rolledBack ? "  (rolled back)" : ""))
+                      + "\(records) records  \(bytes) bytes" + note)
             }
         }
     }
@@ -159,6 +165,9 @@ struct SnapshotCommand: ParsableCommand {
         @Argument(help: "Snapshot id to make current.") var id: String?
 
         func run() throws {
+            // The publisher logs the switch (for the journal) in the job's own format, not
+            // swift-log's default one.
+            LoggingSystem.bootstrap { TonightLogHandler(label: $0, format: .human) }
             let target = try SnapshotPublisher(root: try location.root()).rollback(to: id)
             print("CURRENT is now \(target)")
         }

@@ -1,0 +1,64 @@
+import Foundation
+import TonightBase
+import TonightCore
+
+/// `OUT/snapshots/rollbacks.ndjson`: every `tonight snapshot rollback`, one JSON line each
+/// (`at`, `from`, `fromContent`, `to`), so that later runs know which snapshots an operator
+/// withdrew. A snapshot is withdrawn by a rollback *from* it to an older one, and
+/// reinstated by a rollback (forward) *to* it; the last line that names it decides.
+///
+/// What depends on it: a withdrawn snapshot is no night's alerts baseline (its users were
+/// switched back; alerts against it announce its repair as changes), and its datasets are
+/// not published again by a re-run of its night (which undid the rollback silently). Rewritten
+/// whole (temporary file, fsync, rename) under the publisher's lock: never a torn line.
+package struct RollbackLog {
+    struct Entry: Codable, Equatable {
+        var at: String
+        var from: String
+        /// The content hash of `from` (its datasets), kept when retention removes it.
+        var fromContent: String
+        var to: String
+    }
+
+    static let fileName = "rollbacks.ndjson"
+    let root: URL
+
+    /// The log of the snapshot root `root` (`OUT/snapshots`).
+    package init(root: URL) {
+        self.root = root
+    }
+
+    var url: URL { root.appendingPathComponent(Self.fileName) }
+
+    /// Every entry, oldest first (a line that does not decode is skipped: the log informs,
+    /// it is not a snapshot's data).
+    func entries() -> [Entry] {
+        guard let data = try? FileIO.read(url) else { return [] }
+        let decoder = JSONDecoder()
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(Entry.self, from: Data($0)) }
+    }
+
+    /// The withdrawn snapshots (id → content hash), `current` never among them.
+    package func withdrawn(current: String?) -> [String: String] {
+        var out: [String: String] = [:]
+        for e in entries() {
+            if e.to < e.from { out[e.from] = e.fromContent }  // back: `from` withdrawn
+            out[e.to] = nil  // back or forward: `to` is served again
+        }
+        if let current { out[current] = nil }
+        return out
+    }
+
+    /// Appends `entry` (the caller holds the publisher's lock).
+    func append(_ entry: Entry) throws {
+        var text = (try? FileIO.read(url)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        text += String(decoding: try encoder.encode(entry), as: UTF8.self) + "\n"
+        let tmp = root.appendingPathComponent(Self.fileName + ".tmp")
+        try FileIO.write(Array(text.utf8), to: tmp, sync: true)
+        try FileIO.rename(tmp, to: url)
+        try FileIO.syncDirectory(root)
+    }
+}
