@@ -58,9 +58,11 @@ extension SnapshotPublisher {
         } else {
             guard let current else { throw TonightError(.usage, "nothing is published in \(root.path)") }
             let previous = try? directory.manifest(current).previous
-            if let previous, ids.contains(previous) {
+            // Never back onto a snapshot an operator withdrew (unless named: `rollback ID`).
+            let withdrawn = RollbackLog(root: root).withdrawn(current: current)
+            if let previous, ids.contains(previous), withdrawn[previous] == nil {
                 target = previous
-            } else if let older = ids.last(where: { $0 < current }) {
+            } else if let older = ids.last(where: { $0 < current && withdrawn[$0] == nil }) {
                 target = older
             } else {
                 throw TonightError(.usage, "no snapshot older than \(current) to roll back to", hint: "see `tonight snapshot list`")

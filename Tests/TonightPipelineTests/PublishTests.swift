@@ -556,4 +556,27 @@ import TonightSnapshot
         #expect(try runner(inputs: tinyInputs, work: work, configure: night2).run().status == "completed")
         #expect(try SnapshotDirectory(root: root).currentID() == withdrawn)
     }
+
+    /// A rollback without a target never lands on a withdrawn snapshot, even when CURRENT's
+    /// `previous` is gone and the newest older one is the withdrawn one.
+    @Test func aRollbackSkipsWithdrawnSnapshots() throws {
+        let work = temporaryDirectory()
+        let root = PublishTests.snapshots(work)
+        try runner(inputs: tinyInputs, work: work).run()
+        let first = try SnapshotDirectory(root: root).currentID()
+        try runner(inputs: tinyInputs, work: work) { $0.asOf += 86_400; $0.date += 1 }.run()
+        let withdrawn = try SnapshotDirectory(root: root).currentID()
+        #expect(try SnapshotPublisher(root: root).rollback() == first)
+        try runner(inputs: tinyInputs, work: work) { $0.asOf += 2 * 86_400; $0.date += 2 }.run()
+        let third = try SnapshotDirectory(root: root).currentID()
+        #expect(try SnapshotDirectory(root: root).manifest(third).previous == first)
+        // Someone removed the first snapshot by hand: the fallback is the newest older one
+        // that was not withdrawn, and here there is none.
+        try FileManager.default.removeItem(at: root.appendingPathComponent(first))
+        let refused = try #require(throws: TonightError.self) { _ = try SnapshotPublisher(root: root).rollback() }
+        #expect(refused.message.contains("no snapshot older than \(third)"), "\(refused)")
+        #expect(try SnapshotDirectory(root: root).currentID() == third)
+        // Named, it is served again.
+        #expect(try SnapshotPublisher(root: root).rollback(to: withdrawn) == withdrawn)
+    }
 }
