@@ -35,11 +35,50 @@ struct StoreOptions: ParsableArguments {
 }
 
 enum TimeArgument {
-    /// `2026-01-15T06:00:00Z` or `2026-01-15` (midnight UTC).
+    /// `2026-01-15T06:00:00Z` or `2026-01-15` (midnight UTC); also what `date -Iseconds` and
+    /// `date --iso-8601=ns` print (an offset, `+00:00` on a UTC host, and a fraction of a
+    /// second), so that a scheduler can pass the shell's clock as it comes: the offset is
+    /// taken off, and a fraction rounds up to the next second (an event at the whole second
+    /// before has started: `startsAt ≥ asOf` must not admit it).
     static func instant(_ s: String) throws -> Int64 {
         if let t = CivilTime.parseInstant(s) { return t }
         if let d = CivilTime.parseDate(Array(s.utf8)) { return Int64(d) * 86_400 }
-        throw TonightError(.usage, "cannot read time '\(s)'", hint: "use ISO 8601 UTC, e.g. 2026-01-15T06:00:00Z")
+        if let t = withOffsetOrFraction(s) { return t }
+        throw TonightError(.usage, "cannot read time '\(TonightError.quoted(s))'",
+                           hint: "use ISO 8601, e.g. 2026-01-15T06:00:00Z (an offset such as +01:00 is converted to UTC)")
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM|±HH)`.
+    static func withOffsetOrFraction(_ s: String) -> Int64? {
+        let b = Array(s.utf8)
+        guard b.count >= 20, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
+              let base = CivilTime.parseInstant(String(decoding: b[0..<19], as: UTF8.self) + "Z") else { return nil }
+        var i = 19
+        var roundUp: Int64 = 0
+        if b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
+            i += 1
+            let start = i
+            while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") {
+                if b[i] != UInt8(ascii: "0") { roundUp = 1 }
+                i += 1
+            }
+            guard i > start else { return nil }
+        }
+        guard i < b.count else { return nil }
+        let zone = b[i...]
+        if zone.elementsEqual("Z".utf8) || zone.elementsEqual("z".utf8) { return base + roundUp }
+        guard zone.first == UInt8(ascii: "+") || zone.first == UInt8(ascii: "-") else { return nil }
+        let digits = zone.dropFirst().filter { $0 != UInt8(ascii: ":") }
+        let colons = zone.dropFirst().count - digits.count
+        guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              digits.count == 2 || (digits.count == 4 && (colons == 0 || (colons == 1 && zone[zone.startIndex + 3] == UInt8(ascii: ":"))))
+        else { return nil }
+        let n = digits.map { Int64($0 - UInt8(ascii: "0")) }
+        let hours = n[0] * 10 + n[1]
+        let minutes = n.count == 4 ? n[2] * 10 + n[3] : 0
+        guard hours <= 14, minutes < 60, colons == 0 || digits.count == 4 else { return nil }
+        let offset = (hours * 3600 + minutes * 60) * (zone.first == UInt8(ascii: "-") ? -1 : 1)
+        return base - offset + roundUp
     }
 
     static func date(_ s: String) throws -> Int {

@@ -15,7 +15,7 @@ struct RunArguments: ParsableArguments {
     @Option(help: "Snapshot root (OUT/snapshots/...).")
     var out: String?
 
-    @Option(name: .customLong("as-of"), help: "Run instant, ISO 8601 UTC (default: now, or the generated data's).")
+    @Option(name: .customLong("as-of"), help: "Run instant, ISO 8601 (2026-01-15T06:00:00Z; an offset such as `date -Iseconds` prints is converted to UTC; default: now, or the generated data's).")
     var asOf: String?
 
     @Option(help: "Run date D for the tonight list, YYYY-MM-DD (default: the UTC date of --as-of).")

@@ -133,6 +133,27 @@ import TonightSnapshot
         }
     }
 
+    /// `--as-of` takes what `date -Iseconds` and `date --iso-8601=ns` print: the offset is
+    /// taken off, a fraction rounds up (an event at the whole second before has started).
+    @Test(arguments: [
+        ("2026-01-15T06:00:00Z", "2026-01-15T06:00:00Z"), ("2026-01-15", "2026-01-15T00:00:00Z"),
+        ("2026-01-15T07:00:00+01:00", "2026-01-15T06:00:00Z"), ("2026-01-15T01:00:00-0500", "2026-01-15T06:00:00Z"),
+        ("2026-01-15T06:00:00+00", "2026-01-15T06:00:00Z"), ("2026-01-15T06:00:00.000000000+00:00", "2026-01-15T06:00:00Z"),
+        ("2026-01-15T06:00:00.5Z", "2026-01-15T06:00:01Z"), ("2026-01-14T23:30:00,25-06:30", "2026-01-15T06:00:01Z"),
+        ("2026-01-15T06:00:00+1:00", nil), ("2026-01-15T06:00:00+15:00", nil), ("2026-01-15T06:00:00+01:60", nil),
+        ("2026-01-15T06:00:00.Z", nil), ("2026-01-15T06:00:00+01:0", nil), ("2026-02-30T06:00:00+01:00", nil),
+    ] as [(String, String?)])
+    func asOfTakesTheShellsClock(_ text: String, _ utc: String?) throws {
+        let out = temporaryDirectory().appendingPathComponent("generated")
+        let r = try runTonight(["generate", "--scale", "tiny", "--as-of", text, "--out", out.path])
+        if let utc {
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("as of \(utc))"), "\(r.stdout)")
+        } else {
+            #expect(r.status == 2 && r.stderr.contains("cannot read time"), "\(r.stderr)")
+        }
+    }
+
     @Test func stagesAndRuns() throws {
         let stages = try runTonight(["stages"])
         #expect(stages.status == 0 && stages.stdout.contains("parse-feed"))
