@@ -477,17 +477,24 @@ import TonightSnapshot
         #expect(run.status == "completed")
     }
 
+    /// Two nights of `tiny` published into a fresh work directory: the snapshot root, the
+    /// first night's snapshot and the second's (current).
+    static func twoNights() throws -> (work: URL, root: URL, first: String, second: String) {
+        let work = temporaryDirectory()
+        let root = PublishTests.snapshots(work)
+        try runner(inputs: tinyInputs, work: work).run()
+        let first = try SnapshotDirectory(root: root).currentID()
+        try runner(inputs: tinyInputs, work: work) { $0.asOf += 86_400; $0.date += 1 }.run()
+        let second = try SnapshotDirectory(root: root).currentID()
+        #expect(second != first)
+        return (work, root, first, second)
+    }
+
     /// A snapshot rolled back from is not the next night's alerts baseline: its users were
     /// switched back to the older one, and alerts against the withdrawn data would announce
     /// its repair as changes. Rolled forward again, it is the baseline again.
     @Test func aRolledBackSnapshotIsNotTheAlertsBaseline() throws {
-        let work = temporaryDirectory()
-        let root = PublishTests.snapshots(work)
-        try runner(inputs: tinyInputs, work: work).run()
-        let older = try SnapshotDirectory(root: root).currentID()
-        try runner(inputs: tinyInputs, work: work) { $0.asOf += 86_400; $0.date += 1 }.run()
-        let withdrawn = try SnapshotDirectory(root: root).currentID()
-        #expect(withdrawn != older)
+        let (work, root, older, withdrawn) = try Self.twoNights()
         func baseline() throws -> String? {
             let plan = try runner(inputs: tinyInputs, work: work) { $0.asOf += 2 * 86_400; $0.date += 2 }.plan()
             let alerts = try #require(plan.first { $0.stage == "alerts" })
@@ -537,13 +544,8 @@ import TonightSnapshot
     /// A re-run of a night whose snapshot was rolled back from (a retry, a second timer) does
     /// not publish that content again: the rollback stands until someone rolls forward.
     @Test func aWithdrawnSnapshotIsNotPublishedAgain() throws {
-        let work = temporaryDirectory()
-        let root = PublishTests.snapshots(work)
-        try runner(inputs: tinyInputs, work: work).run()
-        let older = try SnapshotDirectory(root: root).currentID()
+        let (work, root, older, withdrawn) = try Self.twoNights()
         let night2: (inout RunOptions) -> Void = { $0.asOf += 86_400; $0.date += 1 }
-        try runner(inputs: tinyInputs, work: work, configure: night2).run()
-        let withdrawn = try SnapshotDirectory(root: root).currentID()
         #expect(try SnapshotPublisher(root: root).rollback() == older)
         let refused = try #require(throws: TonightError.self) { try runner(inputs: tinyInputs, work: work, configure: night2).run() }
         #expect(refused.kind == .invalidInput && refused.stage == "publish", "\(refused)")
@@ -560,12 +562,7 @@ import TonightSnapshot
     /// A rollback without a target never lands on a withdrawn snapshot, even when CURRENT's
     /// `previous` is gone and the newest older one is the withdrawn one.
     @Test func aRollbackSkipsWithdrawnSnapshots() throws {
-        let work = temporaryDirectory()
-        let root = PublishTests.snapshots(work)
-        try runner(inputs: tinyInputs, work: work).run()
-        let first = try SnapshotDirectory(root: root).currentID()
-        try runner(inputs: tinyInputs, work: work) { $0.asOf += 86_400; $0.date += 1 }.run()
-        let withdrawn = try SnapshotDirectory(root: root).currentID()
+        let (work, root, first, withdrawn) = try Self.twoNights()
         #expect(try SnapshotPublisher(root: root).rollback() == first)
         try runner(inputs: tinyInputs, work: work) { $0.asOf += 2 * 86_400; $0.date += 2 }.run()
         let third = try SnapshotDirectory(root: root).currentID()
