@@ -134,6 +134,9 @@ package enum ConfigKeys {
 
     package enum Sharding {
         package static let count = ConfigKey("sharding.count", 1, "shards of the per-user stages", check: ConfigRule.range(1...10_000))
+        package static let nightHours = ConfigKey(
+            "sharding.nightHours", 12, "how long a sharded night's recorded run instant is adopted by its shards and merge",
+            check: ConfigRule.range(1...48))
     }
 
     /// Every key, in the order of the YAML file.
@@ -153,7 +156,7 @@ package enum ConfigKeys {
         Catalog.suggestSize, Catalog.suggestMaxPrefix, Catalog.categoryArtistsSize, Catalog.geohashPrecision,
         ArtistEvents.size, Planner.size, Planner.similarSize, Planner.minScore,
         Snapshot.frameBytes, Snapshot.compressionLevel, Snapshot.dictionaryBytes, Snapshot.retain,
-        Publish.maxShrink, Publish.maxShrinkByDataset, Sharding.count,
+        Publish.maxShrink, Publish.maxShrinkByDataset, Sharding.count, Sharding.nightHours,
     ]
 
     package static let byName: [String: any AnyConfigKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

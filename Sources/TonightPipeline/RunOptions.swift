@@ -12,6 +12,11 @@ package struct RunOptions: Sendable {
     package var from: String?
     package var force = false
     package var dryRun = false
+    /// The run instant is the clock's (no `--as-of`, no generated data set's): a sharded
+    /// night's shards and merge then share the night's (`NightInstant`).
+    package var asOfFromClock = false
+    /// `--date` was given (a shared night instant leaves it as it is).
+    package var dateGiven = false
     /// Publish even if a dataset shrinks more than `publish.maxShrink`.
     package var allowShrink = false
     /// Worker threads of every parallel step (`--threads`); nil: `runs.threads` (0: every core).

@@ -43,6 +43,11 @@ struct MergeCommand: ParsableCommand {
         options.mergeShards = count
         options.force = force
         Interruption.install()
+        if options.asOfFromClock {
+            // The night's instant, as its shards ranked (the merge starts after the last of them).
+            try NightInstant.settle(&options, count: count, shard: false, dateGiven: options.dateGiven,
+                                    maxAgeHours: config[ConfigKeys.Sharding.nightHours], logger: logger)
+        }
         let runner = StageRunner(config: config, options: options, logger: logger)
         if dryRun {
             let plan = try runner.plan()

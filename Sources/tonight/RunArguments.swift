@@ -45,17 +45,22 @@ struct RunArguments: ParsableArguments {
                                hint: "pass --inputs DIR or run from the package directory")
         }
         var instant = Int64(Date().timeIntervalSince1970)
+        var fromClock = false
         if let asOf {
             instant = try TimeArgument.instant(asOf)
         } else if let generated = GeneratedInfo.read(inputsURL) {
             instant = generated.asOf
             logger.info("as-of taken from the generated data set: \(CivilTime.formatUTC(instant))")
+        } else {
+            fromClock = true
         }
         var options = RunOptions(
             inputs: inputsURL, work: store.workURL(config), out: URL(fileURLWithPath: out ?? config[ConfigKeys.Paths.out]),
             asOf: instant, date: try date.map(TimeArgument.date))
         options.allowShrink = allowShrink
         options.threads = threads
+        options.asOfFromClock = fromClock
+        options.dateGiven = date != nil
         if date != nil { try options.checkRunDate(config: config) }
         return options
     }

@@ -53,6 +53,11 @@ struct RunCommand: ParsableCommand {
         options.shard = try Shard.resolve(flag: shard, environment: ProcessInfo.processInfo.environment,
                                           configCount: config[ConfigKeys.Sharding.count])
         Interruption.install()
+        if let shard = options.shard, options.asOfFromClock {
+            // Every shard of the night ranks as of the first one's instant (a dry run only reads it).
+            try NightInstant.settle(&options, count: shard.count, shard: !dryRun, dateGiven: options.dateGiven,
+                                    maxAgeHours: config[ConfigKeys.Sharding.nightHours], logger: logger)
+        }
         let runner = StageRunner(config: config, options: options, logger: logger)
         if dryRun {
             printPlan(try runner.plan(), options: options)
