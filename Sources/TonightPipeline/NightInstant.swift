@@ -37,7 +37,9 @@ package enum NightInstant {
         let url = url(work: options.work, count: count)
         if let data = try? FileIO.read(url), let r = try? JSONDecoder().decode(Record.self, from: data),
            let asOf = CivilTime.parseInstant(r.asOf), let date = CivilTime.parseDate(Array(r.date.utf8)),
-           let created = CivilTime.parseInstant(r.createdAt), now >= created, now - created < Int64(maxAgeHours) * 3600 {
+           // Either way round: the machines' clocks differ by seconds (a record "from the
+           // future" must not make a shard start a night of its own).
+           let created = CivilTime.parseInstant(r.createdAt), abs(now - created) < Int64(maxAgeHours) * 3600 {
             options.asOf = asOf
             if !dateGiven { options.date = date }
             logger.info("as-of \(r.asOf) (run date \(r.date)): the night of \(count) shards begun at \(r.createdAt) (\(url.path))")

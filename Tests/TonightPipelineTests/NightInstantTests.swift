@@ -65,4 +65,20 @@ import TonightSnapshot
         #expect(recorded != CivilTime.formatUTC(old))
         #expect(try Self.instant(dir.appendingPathComponent("1.json")) == recorded)
     }
+
+    /// Shards run on machines whose clocks differ by seconds: a record a faster clock wrote
+    /// ("from the future") is adopted, not replaced by a night of the shard's own.
+    @Test func aRecordFromAFasterClockIsAdopted() throws {
+        let work = temporaryDirectory()
+        let now: Int64 = 1_768_456_800
+        var first = RunOptions(inputs: work, work: work, out: work, asOf: now + 90)
+        try NightInstant.settle(&first, count: 3, shard: true, dateGiven: false, maxAgeHours: 12, logger: .init(label: "test"), now: now + 90)
+        var second = RunOptions(inputs: work, work: work, out: work, asOf: now)
+        try NightInstant.settle(&second, count: 3, shard: true, dateGiven: false, maxAgeHours: 12, logger: .init(label: "test"), now: now)
+        #expect(second.asOf == now + 90)
+        // A day later it is another night.
+        var next = RunOptions(inputs: work, work: work, out: work, asOf: now + 86_400)
+        try NightInstant.settle(&next, count: 3, shard: true, dateGiven: false, maxAgeHours: 12, logger: .init(label: "test"), now: now + 86_400)
+        #expect(next.asOf == now + 86_400)
+    }
 }
