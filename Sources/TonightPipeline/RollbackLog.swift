@@ -53,9 +53,24 @@ package struct RollbackLog {
     func append(_ entry: Entry) throws {
         var text = (try? FileIO.read(url)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+        try write(text + Self.line(entry))
+    }
+
+    /// Removes the last entry when it is `entry` (a rollback whose switch failed).
+    func removeLast(_ entry: Entry) throws {
+        var kept = entries()
+        guard kept.last == entry else { return }
+        kept.removeLast()
+        try write(try kept.map(Self.line).joined())
+    }
+
+    private static func line(_ entry: Entry) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        text += String(decoding: try encoder.encode(entry), as: UTF8.self) + "\n"
+        return String(decoding: try encoder.encode(entry), as: UTF8.self) + "\n"
+    }
+
+    private func write(_ text: String) throws {
         let tmp = root.appendingPathComponent(Self.fileName + ".tmp")
         try FileIO.write(Array(text.utf8), to: tmp, sync: true)
         try FileIO.rename(tmp, to: url)

@@ -79,12 +79,20 @@ extension SnapshotPublisher {
         }
         // Recorded before the switch: a log that cannot be written stops the rollback with
         // nothing changed, rather than leave a withdrawn snapshot a later run may publish again.
+        let log = RollbackLog(root: root)
+        var entry: RollbackLog.Entry?
         if let current, current != target {
             let content = (try? directory.manifest(current))?.contentHash ?? ""
-            try RollbackLog(root: root).append(.init(at: CivilTime.formatUTC(Int64(Date().timeIntervalSince1970)),
-                                                     from: current, fromContent: content, to: target))
+            entry = .init(at: CivilTime.formatUTC(Int64(Date().timeIntervalSince1970)), from: current, fromContent: content, to: target)
+            try log.append(entry!)
         }
-        try setCurrent(target)
+        do {
+            try setCurrent(target)
+        } catch {
+            // CURRENT did not switch: the entry just written must not stand.
+            if let entry { try? log.removeLast(entry) }
+            throw error
+        }
         logger.info("rolled back: CURRENT \(current ?? "-") → \(target)")
         return target
     }

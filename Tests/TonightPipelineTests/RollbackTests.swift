@@ -70,6 +70,13 @@ import TonightSnapshot
         try log.append(.init(at: "t5", from: "20260114T060000Z-cccccccc", fromContent: "C", to: "20260113T060000Z-dddddddd"))
         #expect(log.entries().map(\.at) == ["t1", "t2", "t3", "t5"])
         #expect(log.withdrawn(current: "20260113T060000Z-dddddddd").keys.sorted() == ["20260114T060000Z-cccccccc", "20260116T060000Z-bbbbbbbb"])
+        // A rollback whose switch failed takes its entry back (only its own, only the last).
+        let t5 = try #require(log.entries().last)
+        try log.removeLast(RollbackLog.Entry(at: "t3", from: "20260116T060000Z-bbbbbbbb", fromContent: "B", to: "20260114T060000Z-cccccccc"))
+        #expect(log.entries().count == 4)
+        try log.removeLast(t5)
+        #expect(log.entries().map(\.at) == ["t1", "t2", "t3"])
+        #expect(log.withdrawn(current: "20260114T060000Z-cccccccc") == ["20260116T060000Z-bbbbbbbb": "B"])
     }
 
     /// A re-run of a night whose snapshot was rolled back from (a retry, a second timer) does
