@@ -51,34 +51,32 @@ enum TimeArgument {
     /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM|±HH)`.
     static func withOffsetOrFraction(_ s: String) -> Int64? {
         let b = Array(s.utf8)
-        guard b.count >= 20, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
-              let base = CivilTime.parseInstant(String(decoding: b[0..<19], as: UTF8.self) + "Z") else { return nil }
+        func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
+        guard b.count >= 20, let base = CivilTime.parseInstant(String(decoding: b[0..<19], as: UTF8.self) + "Z") else { return nil }
         var i = 19
         var roundUp: Int64 = 0
         if b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
-            i += 1
-            let start = i
-            while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") {
-                if b[i] != UInt8(ascii: "0") { roundUp = 1 }
-                i += 1
-            }
-            guard i > start else { return nil }
+            let digits = b[(i + 1)...].prefix(while: isDigit)
+            guard !digits.isEmpty else { return nil }
+            if digits.contains(where: { $0 != UInt8(ascii: "0") }) { roundUp = 1 }
+            i += 1 + digits.count
         }
-        guard i < b.count else { return nil }
-        let zone = b[i...]
-        if zone.elementsEqual("Z".utf8) || zone.elementsEqual("z".utf8) { return base + roundUp }
-        guard zone.first == UInt8(ascii: "+") || zone.first == UInt8(ascii: "-") else { return nil }
-        let digits = zone.dropFirst().filter { $0 != UInt8(ascii: ":") }
-        let colons = zone.dropFirst().count - digits.count
-        guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              digits.count == 2 || (digits.count == 4 && (colons == 0 || (colons == 1 && zone[zone.startIndex + 3] == UInt8(ascii: ":"))))
-        else { return nil }
-        let n = digits.map { Int64($0 - UInt8(ascii: "0")) }
-        let hours = n[0] * 10 + n[1]
-        let minutes = n.count == 4 ? n[2] * 10 + n[3] : 0
-        guard hours <= 14, minutes < 60, colons == 0 || digits.count == 4 else { return nil }
-        let offset = (hours * 3600 + minutes * 60) * (zone.first == UInt8(ascii: "-") ? -1 : 1)
-        return base - offset + roundUp
+        let zone = Array(b[i...])
+        if zone == Array("Z".utf8) { return base + roundUp }
+        guard let sign = zone.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
+        let rest = Array(zone.dropFirst())
+        let hhmm: [UInt8]
+        switch rest.count {
+        case 2: hhmm = rest + Array("00".utf8)
+        case 4: hhmm = rest
+        case 5 where rest[2] == UInt8(ascii: ":"): hhmm = Array(rest[0..<2] + rest[3..<5])
+        default: return nil
+        }
+        guard hhmm.allSatisfy(isDigit) else { return nil }
+        let n = hhmm.map { Int64($0 - UInt8(ascii: "0")) }
+        let (hours, minutes) = (n[0] * 10 + n[1], n[2] * 10 + n[3])
+        guard hours <= 14, minutes < 60 else { return nil }
+        return base - (hours * 3600 + minutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1) + roundUp
     }
 
     static func date(_ s: String) throws -> Int {
