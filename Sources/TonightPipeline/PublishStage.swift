@@ -58,6 +58,7 @@ package struct PublishStage: Stage {
         publisher.maxShrink = config[ConfigKeys.Publish.maxShrink]
         publisher.maxShrinkByDataset = config[ConfigKeys.Publish.maxShrinkByDataset]
         publisher.allowShrink = context.allowShrink
+        publisher.allowEarlier = context.allowEarlier
         publisher.maxRejectShare = Self.rejectLimits.mapValues { config[$0] }
         publisher.logger = context.logger
         publisher.progress = context.progress

@@ -4,8 +4,9 @@ import TonightCore
 
 /// `OUT/snapshots/rollbacks.ndjson`: every `tonight snapshot rollback`, one JSON line each
 /// (`at`, `from`, `fromContent`, `to`), so that later runs know which snapshots an operator
-/// withdrew. A snapshot is withdrawn by a rollback *from* it to an older one, and
-/// reinstated by a rollback (forward) *to* it; the last line that names it decides.
+/// withdrew. A snapshot is withdrawn by a rollback *from* it to an older one (or by a publish
+/// of an earlier night over it, `--allow-earlier`), and reinstated by a rollback (forward)
+/// *to* it; the last line that names it decides.
 ///
 /// What depends on it: a withdrawn snapshot is no night's alerts baseline (its users were
 /// switched back; alerts against it announce its repair as changes), and its datasets are
@@ -18,6 +19,9 @@ package struct RollbackLog {
         /// The content hash of `from` (its datasets), kept when retention removes it.
         var fromContent: String
         var to: String
+        /// A publish with `--allow-earlier` put `to`, an earlier night, in place of `from`:
+        /// `from` is withdrawn although `to`'s id is the newer (nil in rollbacks' entries).
+        var earlierNight: Bool? = nil
     }
 
     static let fileName = "rollbacks.ndjson"
@@ -42,7 +46,7 @@ package struct RollbackLog {
     package func withdrawn(current: String?) -> [String: String] {
         var out: [String: String] = [:]
         for e in entries() {
-            if e.to < e.from { out[e.from] = e.fromContent }  // back: `from` withdrawn
+            if e.to < e.from || e.earlierNight == true { out[e.from] = e.fromContent }  // back: `from` withdrawn
             out[e.to] = nil  // back or forward: `to` is served again
         }
         if let current { out[current] = nil }

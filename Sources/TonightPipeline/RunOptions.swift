@@ -19,6 +19,8 @@ package struct RunOptions: Sendable {
     package var dateGiven = false
     /// Publish even if a dataset shrinks more than `publish.maxShrink`.
     package var allowShrink = false
+    /// Publish even if the run's as-of is earlier than CURRENT's (`--allow-earlier`).
+    package var allowEarlier = false
     /// Worker threads of every parallel step (`--threads`); nil: `runs.threads` (0: every core).
     package var threads: Int?
     /// `--shard I/N`: run the per-user stages for one shard's users and write its success

@@ -29,6 +29,8 @@ package struct SnapshotPublisher {
     /// Per-dataset overrides of `maxShrink` (1: unguarded).
     package var maxShrinkByDataset: [String: Double] = [:]
     package var allowShrink = false
+    /// Publish even if the run's as-of is earlier than CURRENT's (`--allow-earlier`).
+    package var allowEarlier = false
     /// Largest reject share per stage (publish re-checks what the stages reported).
     package var maxRejectShare: [String: Double] = [:]
     package var logger = Logger(label: "tonight.publish")
@@ -82,6 +84,26 @@ package struct SnapshotPublisher {
         }
     }
 
+    /// The refusal of a snapshot as of `asOf` (the manifest's UTC text) when CURRENT
+    /// (`current`, its manifest `manifest`) is as of a later instant: publishing it would take
+    /// every service back to an earlier night without a word, as a rollback does but
+    /// unrecorded (an engineer reproducing an earlier night with `--as-of` against the
+    /// production `--out`; a retried job whose clock is behind). nil when the run is as of
+    /// CURRENT's instant or later, or either instant does not parse.
+    package static func earlierRefusal(asOf: String, current: String, manifest: SnapshotManifest) -> TonightError? {
+        guard let mine = CivilTime.parseInstant(asOf), let theirs = CivilTime.parseInstant(manifest.asOf), mine < theirs else {
+            return nil
+        }
+        return TonightError(
+            .invalidInput,
+            "publish refused: this run is as of \(asOf), earlier than CURRENT \(current) (as of \(manifest.asOf)); "
+                + "publishing it would take the services back to an earlier night",
+            stage: "publish",
+            hint: "to serve an earlier snapshot, run `tonight snapshot rollback ID`; to publish this run anyway, "
+                + "re-run with --allow-earlier; to compute an earlier night without publishing, use --only with the stages you need "
+                + "or another --out")
+    }
+
     /// The content hash of a set of datasets: equal for equal dataset and index files.
     static func contentHash(_ sources: [Source]) -> String {
         ContentHash.hex(sources.sorted { $0.entry.name < $1.entry.name }
@@ -122,6 +144,10 @@ package struct SnapshotPublisher {
         }
 
         if let current { try refuseWithdrawn(sources, current: current) }
+        if let current, let currentManifest, !allowEarlier,
+           let refusal = Self.earlierRefusal(asOf: template.asOf, current: current, manifest: currentManifest) {
+            throw refusal
+        }
 
         clock.lap("prepare")
         let tmp = root.appendingPathComponent(".tmp-\(template.runId)-\(getpid())")
@@ -208,7 +234,21 @@ package struct SnapshotPublisher {
         try FileIO.rename(tmp, to: root.appendingPathComponent(manifest.id))
         try FileIO.syncDirectory(root)
         CrashPoint.hit("after-snapshot-rename")
-        try setCurrent(manifest.id)
+        // An earlier night published over CURRENT (`allowEarlier`) withdraws CURRENT as a
+        // rollback does (no baseline, not published again): recorded before the switch, and
+        // taken back if the switch fails.
+        var withdrawal: RollbackLog.Entry?
+        if let current, let currentManifest, Self.earlierRefusal(asOf: template.asOf, current: current, manifest: currentManifest) != nil {
+            withdrawal = .init(at: CivilTime.formatUTC(now), from: current, fromContent: currentManifest.contentHash, to: manifest.id,
+                               earlierNight: true)
+            try RollbackLog(root: root).append(withdrawal!)
+        }
+        do {
+            try setCurrent(manifest.id)
+        } catch {
+            if let withdrawal { try? RollbackLog(root: root).removeLast(withdrawal) }
+            throw error
+        }
         logger.info("published snapshot \(manifest.id)", metadata: ["previous": "\(current ?? "-")"])
         clock.lap("switch")
         try applyRetention()

@@ -65,6 +65,8 @@ package struct StageContext: Sendable {
     /// The snapshot root's parent (`--out`): snapshots live in `out/snapshots`.
     package var outDirectory: URL
     package var allowShrink: Bool
+    /// Publish even if the run's as-of is earlier than CURRENT's.
+    package var allowEarlier = false
     package var runID: String
     /// Records of the stages of this run that finished (run or reused) before this one
     /// started: every upstream stage's among them (publish, last, gets all).

@@ -46,6 +46,8 @@ extension StageRunner {
             for id in store.markAbandonedRuns() { logger.warning("run \(id) was left running by a process that ended: marked killed") }
         }
         let entries = try planned ?? plan()
+        // Before any stage runs: a night earlier than CURRENT's would be refused at publish.
+        if let refusal = publishRefusal(entries) { throw refusal }
         // A merge refuses before it does anything unless every shard's record is there and agrees.
         shardSet = try options.mergeShards.map { try shards(count: $0, plan: entries) }
         let tag = options.shard.map { "-s\($0.index)of\($0.count)" } ?? ""
@@ -102,6 +104,19 @@ extension StageRunner {
         if !removed.isEmpty { logger.info("run store: removed \(removed.count) old run(s) beyond runs.retain (\(config[ConfigKeys.Runs.retain]))") }
         logger.info("run \(runID) completed", metadata: ["report": "\(runDir.appendingPathComponent("report.md").path)"])
         return run
+    }
+
+    /// Why `publish` in `entries` would refuse this run before it copies anything (nil: no
+    /// reason known yet): the run is as of an earlier instant than CURRENT
+    /// (`SnapshotPublisher.earlierRefusal`; `--allow-earlier` lifts it). Checked when the run
+    /// starts, so that an earlier night fails in a second instead of after every stage, and
+    /// shown by a dry run. Shards do not publish.
+    package func publishRefusal(_ entries: [PlanEntry]) -> TonightError? {
+        guard options.shard == nil, !options.allowEarlier,
+              entries.contains(where: { $0.stage == "publish" && $0.action == .run }) else { return nil }
+        let directory = SnapshotDirectory(root: options.out.appendingPathComponent("snapshots"))
+        guard let current = try? directory.checkedCurrentID(), let manifest = try? directory.checkedManifest(current) else { return nil }
+        return SnapshotPublisher.earlierRefusal(asOf: CivilTime.formatUTC(options.asOf), current: current, manifest: manifest)
     }
 
     /// Dataset `name`'s shrink guard (publish.maxShrinkByDataset over publish.maxShrink).

@@ -75,7 +75,7 @@ extension StageRunner {
         }
         let stageProgress = progress.begin(stage: stage.name)
         defer { stageProgress.end() }
-        let context = StageContext(
+        var context = StageContext(
             stage: stage.name, config: config, inputsDirectory: options.inputs, files: files, directories: dirs, upstream: upstream,
             outputDirectory: tmp, asOf: options.asOf, runDate: options.date,
             logger: logger, progress: stageProgress, outDirectory: options.out, allowShrink: options.allowShrink,
@@ -84,6 +84,7 @@ extension StageRunner {
             baseline: entry.record.inputs.first { $0.kind == "snapshot" }?.path.map { URL(fileURLWithPath: $0) },
             runCodeVersion: "\(BuildIdentity.version) build \(buildIdentity.id)",
             shard: stage.isPerUser ? options.shard : nil)
+        context.allowEarlier = options.allowEarlier
         let started = Date()
         enterMemoryWindow()
         defer { leaveMemoryWindow() }

@@ -54,6 +54,9 @@ struct MergeCommand: ParsableCommand {
             _ = try runner.shards(count: count, plan: plan)
             printPlan(plan, options: options)
             print("all \(count) success records are present and agree with this merge")
+            if let refusal = runner.publishRefusal(plan) {
+                print("a merge would stop before its first stage: \(refusal.message)" + (refusal.hint.map { " (\($0))" } ?? ""))
+            }
             return
         }
         let record = try runner.run()

@@ -24,6 +24,9 @@ struct RunArguments: ParsableArguments {
     @Flag(name: .customLong("allow-shrink"), help: "Publish even if a dataset shrinks more than publish.maxShrink.")
     var allowShrink = false
 
+    @Flag(name: .customLong("allow-earlier"), help: "Publish even if this run is as of an earlier instant than CURRENT's snapshot (`tonight snapshot rollback` is the usual way back to an earlier night).")
+    var allowEarlier = false
+
     @Option(help: "Worker threads of every parallel step (default: runs.threads, 0 = every core). Outputs are the same for any value.")
     var threads: Int?
 
@@ -58,6 +61,7 @@ struct RunArguments: ParsableArguments {
             inputs: inputsURL, work: store.workURL(config), out: URL(fileURLWithPath: out ?? config[ConfigKeys.Paths.out]),
             asOf: instant, date: try date.map(TimeArgument.date))
         options.allowShrink = allowShrink
+        options.allowEarlier = allowEarlier
         options.threads = threads
         options.asOfFromClock = fromClock
         options.dateGiven = date != nil

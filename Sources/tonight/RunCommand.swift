@@ -60,7 +60,11 @@ struct RunCommand: ParsableCommand {
         }
         let runner = StageRunner(config: config, options: options, logger: logger)
         if dryRun {
-            printPlan(try runner.plan(), options: options)
+            let plan = try runner.plan()
+            printPlan(plan, options: options)
+            if let refusal = runner.publishRefusal(plan) {
+                print("a run would stop before its first stage: \(refusal.message)" + (refusal.hint.map { " (\($0))" } ?? ""))
+            }
             return
         }
         let record = try runner.run()

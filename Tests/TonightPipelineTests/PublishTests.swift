@@ -393,10 +393,15 @@ import TonightSnapshot
         let snapshots = SnapshotDirectory(root: PublishTests.snapshots(work)).snapshotIDs().count
         #expect(snapshots == 2)
 
-        // Night 1 re-published in between (a rollback of sorts), then night 2 again: the
-        // baseline is still the newest snapshot of an earlier night, the alerts the same.
-        try runner(inputs: night1, work: work) { $0.allowShrink = true }.run()
+        // Night 1 re-published in between (asked for: a rollback of sorts, which withdraws
+        // night 2's snapshot), then night 2 again: refused as withdrawn until night 2's
+        // snapshot is rolled forward to; then the baseline is still the newest snapshot of an
+        // earlier night (night 1's copy), the alerts the same.
+        let night2ID = try SnapshotDirectory(root: PublishTests.snapshots(work)).currentID()
+        try runner(inputs: night1, work: work) { $0.allowShrink = true; $0.allowEarlier = true }.run()
         #expect(try publishedManifest(work: work).date == "2026-01-15")
+        #expect(throws: TonightError.self) { try Self.night2(inputs, work) }
+        #expect(try SnapshotPublisher(root: PublishTests.snapshots(work)).rollback(to: night2ID) == night2ID)
         _ = try Self.night2(inputs, work)
         #expect(try Self.alertsSHA(work) == first)
     }
