@@ -29,7 +29,9 @@ Latin-1 exporter writes them (one source in 40, one recommendation in 300: `bad-
 
 The app exports are rewritten as other CSV writers write them, with the same content: a
 byte order mark, CRLF line ends, the columns in another order with an unknown one among them
-(quoted text holding commas, quotes and a line break), fields quoted at random. No published
+(quoted text holding commas, quotes and a line break), fields quoted at random, and the
+sessions' `occurs_at` as other exporters write the same instant (JavaScript's `.000Z`,
+Python's `+00:00`, PostgreSQL's space and `+00`, a -05:00 offset: `occurs-at-forms`). No published
 byte may change for that alone: with --csv-only the feed and the affinity file are copied
 as they are, and the night's content hash must be the clean night's. Without --csv-only, a
 few rows are also written as a Latin-1 exporter would: one session in 211 with its
@@ -210,12 +212,12 @@ HOSTILE_ROWS = {
     ],
     "sessions.csv": [
         {"session_id": "\u202e{}"}, {"occurs_at": "2026-02-30T18:00:00Z"}, {"capacity": "4.0"}, {"creator_id": "{}\u0085"},
-        {"occurs_at": "2026-01-20 18:00:00"}, {"occurs_at": "2026-01-20T18:00:00+01:00"}, {"occurs_at": "1999-12-31T23:59:59Z"},
+        {"occurs_at": "2026-01-20 18:00:00"}, {"occurs_at": "2026-01-20T18:00:00+15:00"}, {"occurs_at": "1999-12-31T23:59:59Z"},
         {"occurs_at": "2026-01-20T18:00:60Z"}, {"occurs_at": "2026-1-20T18:00:00Z"}, {"capacity": "0"}, {"capacity": "1001"},
         {"duration_min": "1441"}, {"duration_min": "-5"}, {"lat": ""}, {"sport": " "}, {"sport": "x" * 201},
         # kept:
         {"capacity": "1000"}, {"duration_min": "0"}, {"occurs_at": "2099-12-31T23:59:59Z"}, {"capacity": " 4 "},
-        {"sport": "{}" + "x" * 180},
+        {"sport": "{}" + "x" * 180}, {"occurs_at": "2026-01-20T18:00:00.25Z"}, {"occurs_at": "2026-01-20T19:00:00+01:00"},
     ],
 }
 HOSTILE_ROWS["quiz.csv"] = [
@@ -230,6 +232,19 @@ HOSTILE_ROWS["feedback.csv"] = [
 ]
 HOSTILE_EVERY = {"users.csv": (173, 50), "players.csv": (157, 40), "sessions.csv": (241, 100), "quiz.csv": (241, 120),
                  "feedback.csv": (97, 30)}
+
+
+def another_exporters_instant(text, form):
+    """`YYYY-MM-DDTHH:MM:SSZ` as another exporter writes the same instant: 1 JavaScript's
+    toISOString, 2 Python's isoformat, 3 PostgreSQL's timestamptz, 4 at a -05:00 offset."""
+    t = datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+    if form == 1:
+        return text[:-1] + ".000Z"
+    if form == 2:
+        return t.isoformat()
+    if form == 3:
+        return text[:10] + " " + text[11:19] + "+00"
+    return t.astimezone(datetime.timezone(datetime.timedelta(hours=-5))).isoformat()
 
 
 def mess_csv(dest, rng, latin1=False):
@@ -265,6 +280,7 @@ def mess_csv(dest, rng, latin1=False):
                 return ",".join(cells)
 
             hostile = HOSTILE_ROWS.get(name) if latin1 else None
+            when = header.index("occurs_at") if name == "sessions.csv" else None
             column = {"sessions.csv": "location_name", "quiz.csv": "play_sports"}.get(name) if latin1 else None
             every = {"sessions.csv": 211, "quiz.csv": 197}.get(name)
             out = [line(header, "note")]
@@ -272,6 +288,10 @@ def mess_csv(dest, rng, latin1=False):
                 note = f'row {k}, "as exported"\nsecond line' if k % 7 == 0 else ""
                 if latin1 and k % 13 == 3:
                     note, counts["latin1-ignored"] = f"caf{LATIN1_E} note", counts["latin1-ignored"] + 1
+                if when is not None and k % 5 != 0:
+                    r = list(r)
+                    r[when] = another_exporters_instant(r[when], k % 5)
+                    counts["occurs-at-forms"] = counts.get("occurs-at-forms", 0) + 1
                 if hostile and k % HOSTILE_EVERY[name][0] == HOSTILE_EVERY[name][1]:
                     r = list(r)
                     n = k // HOSTILE_EVERY[name][0]

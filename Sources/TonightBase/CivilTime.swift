@@ -65,6 +65,42 @@ package enum CivilTime {
         return Int64(d) * 86_400 + Int64(t)
     }
 
+    /// Parses an ISO 8601 / RFC 3339 instant with any offset:
+    /// `YYYY-MM-DD(T| )HH:MM:SS[(.|,)digits](Z|±HH|±HHMM|±HH:MM)` (what `date -Iseconds`,
+    /// `date --rfc-3339=seconds`, JavaScript's `toISOString`, Python's `isoformat` and
+    /// PostgreSQL's `timestamptz` print), converted to UTC. `fraction` says whether the
+    /// fraction of a second held a non-zero digit (the seconds are then the whole second
+    /// before): each caller decides what such a time means. Offsets up to ±14:00.
+    package static func parseInstantWithOffset(_ s: String) -> (seconds: Int64, fraction: Bool)? {
+        let b = Array(s.utf8)
+        func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
+        guard b.count >= 20, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),
+              let d = parseDate(b[0..<10]), let t = parseTime(b[11..<19]) else { return nil }
+        let base = Int64(d) * 86_400 + Int64(t)
+        var i = 19
+        var fraction = false
+        if b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
+            let digits = b[(i + 1)...].prefix(while: isDigit)
+            guard !digits.isEmpty else { return nil }
+            fraction = digits.contains { $0 != UInt8(ascii: "0") }
+            i += 1 + digits.count
+        }
+        let zone = Array(b[i...])
+        if zone == [UInt8(ascii: "Z")] { return (base, fraction) }
+        guard let sign = zone.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
+        let rest = Array(zone.dropFirst())
+        let hhmm: [UInt8]
+        switch rest.count {
+        case 2: hhmm = rest + Array("00".utf8)
+        case 4: hhmm = rest
+        case 5 where rest[2] == UInt8(ascii: ":"): hhmm = Array(rest[0..<2] + rest[3..<5])
+        default: return nil
+        }
+        guard let hours = digits(hhmm, 0, 2), let minutes = digits(hhmm, 2, 2), hours <= 14, minutes < 60 else { return nil }
+        let offset = Int64(hours * 3600 + minutes * 60)
+        return (sign == UInt8(ascii: "-") ? base + offset : base - offset, fraction)
+    }
+
     private static func digits(_ a: [UInt8], _ at: Int, _ n: Int) -> Int? {
         var v = 0
         for i in at..<at + n {

@@ -133,10 +133,11 @@ package struct PlaymateLoader {
             guard sport.utf8.count <= 200 else { reject("bad-value", "sport is longer than 200 bytes"); return }
             guard let creatorID = Self.id(row["creator_id"], "creator_id", reject) else { return }
             let whenText = String(decoding: Field.trimmed(row["occurs_at"]), as: UTF8.self)
-            guard let when = CivilTime.parseInstant(whenText) else {
-                reject("bad-date", "occurs_at '\(TonightError.quoted(whenText))' is not ISO 8601 UTC (2026-11-22T18:00:00Z)"); return
+            guard let when = Self.occursAt(whenText) else {
+                reject("bad-date", "occurs_at '\(TonightError.quoted(whenText))' is not an ISO 8601 instant "
+                    + "(2026-11-22T18:00:00Z; an offset such as +00:00 or -05:00 is converted to UTC)"); return
             }
-            guard FieldRanges.occursAt.contains(whenText) else {
+            guard FieldRanges.occursAt.contains(CivilTime.formatUTC(when)) else {
                 reject("bad-date", "occurs_at \(whenText) is not between \(FieldRanges.occursAt.lowerBound) and \(FieldRanges.occursAt.upperBound)"); return
             }
             guard !Field.isEmpty(row["lat"]), !Field.isEmpty(row["lon"]) else {
@@ -209,6 +210,16 @@ package struct PlaymateLoader {
         }
         for (k, v) in counts where v == 0 { counts[k] = nil }
         return PlaymateExport(players: players, sessions: sessions, rejects: rejects, counts: counts, rows: rows, bytes: bytes)
+    }
+
+    /// A session's `occurs_at`: ISO 8601 UTC as user-data.md writes it, or what other
+    /// exporters write for the same instant (JavaScript's `toISOString` with `.000Z`,
+    /// Python's `isoformat` with `+00:00`, PostgreSQL's `timestamptz` with a space and `+00`;
+    /// another offset is converted to UTC). A fraction of a second rounds up: with whole-second
+    /// run instants that keeps `occurs_at > asOf` (open) and `≤ asOf` (played) exact.
+    static func occursAt(_ text: String) -> Int64? {
+        if let t = CivilTime.parseInstant(text) { return t }
+        return CivilTime.parseInstantWithOffset(text).map { $0.seconds + ($0.fraction ? 1 : 0) }
     }
 
     /// A valid id, or nil after a reject (`missing-field` when empty, else `bad-id`).

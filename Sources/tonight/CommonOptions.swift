@@ -48,35 +48,9 @@ enum TimeArgument {
                            hint: "use ISO 8601, e.g. 2026-01-15T06:00:00Z (an offset such as +01:00 is converted to UTC)")
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM|±HH)`.
+    /// `YYYY-MM-DD(T| )HH:MM:SS[.fraction](Z|±HH:MM|±HHMM|±HH)` in UTC, a fraction rounded up.
     static func withOffsetOrFraction(_ s: String) -> Int64? {
-        let b = Array(s.utf8)
-        func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
-        guard b.count >= 20, let base = CivilTime.parseInstant(String(decoding: b[0..<19], as: UTF8.self) + "Z") else { return nil }
-        var i = 19
-        var roundUp: Int64 = 0
-        if b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
-            let digits = b[(i + 1)...].prefix(while: isDigit)
-            guard !digits.isEmpty else { return nil }
-            if digits.contains(where: { $0 != UInt8(ascii: "0") }) { roundUp = 1 }
-            i += 1 + digits.count
-        }
-        let zone = Array(b[i...])
-        if zone == Array("Z".utf8) { return base + roundUp }
-        guard let sign = zone.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
-        let rest = Array(zone.dropFirst())
-        let hhmm: [UInt8]
-        switch rest.count {
-        case 2: hhmm = rest + Array("00".utf8)
-        case 4: hhmm = rest
-        case 5 where rest[2] == UInt8(ascii: ":"): hhmm = Array(rest[0..<2] + rest[3..<5])
-        default: return nil
-        }
-        guard hhmm.allSatisfy(isDigit) else { return nil }
-        let n = hhmm.map { Int64($0 - UInt8(ascii: "0")) }
-        let (hours, minutes) = (n[0] * 10 + n[1], n[2] * 10 + n[3])
-        guard hours <= 14, minutes < 60 else { return nil }
-        return base - (hours * 3600 + minutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1) + roundUp
+        CivilTime.parseInstantWithOffset(s).map { $0.seconds + ($0.fraction ? 1 : 0) }
     }
 
     static func date(_ s: String) throws -> Int {

@@ -29,6 +29,31 @@ def instant(text):
                .replace(tzinfo=datetime.timezone.utc).timestamp())
 
 
+EXPORTED_INSTANT = re.compile(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]+))?(Z|[+-][0-9]{2}(?::?[0-9]{2})?)\Z", re.ASCII)
+
+
+def exported_instant(text):
+    """An instant as exporters write it (INPUTS.md): ISO 8601 / RFC 3339 with `T` or a space,
+    a fraction of a second (rounded up to the next whole second when not zero) and `Z` or an
+    offset of ±HH, ±HHMM or ±HH:MM up to 14 hours; seconds since the epoch in UTC, or None."""
+    m = EXPORTED_INSTANT.match(text)
+    if not m:
+        return None
+    day, clock, fraction, zone = m.groups()
+    try:
+        base = instant(f"{day}T{clock}Z")
+    except ValueError:
+        return None
+    if zone != "Z":
+        digits = zone[1:].replace(":", "")
+        hours, minutes = int(digits[:2]), int(digits[2:] or "0")
+        if hours > 14 or minutes >= 60:
+            return None
+        base -= (1 if zone[0] == "+" else -1) * (hours * 3600 + minutes * 60)
+    return base + (1 if fraction and fraction.strip("0") else 0)
+
+
 def dump(tonight, work, stage, table):
     out = subprocess.run([tonight, "runs", "dump", "--work", work, stage, table],
                          check=True, capture_output=True).stdout
