@@ -10,6 +10,8 @@ package struct PlaymateExport: Sendable {
     package var counts: [String: Int]
     package var rows: [String: Int]
     package var bytes: Int
+    /// Up to five examples of a warning (`unread-file`), for the report.
+    package var examples: [String: [String]] = [:]
 }
 
 /// Reads the Playmate exports (user-data.md): players, quiz, sessions, session players, friends,
@@ -19,6 +21,9 @@ package struct PlaymateLoader {
     package var csvLimits = CSVLimits()
     /// The run date (days since the epoch): birthdays after it are rejected.
     package var runDate: Int
+    /// The files the loader reads (user-data.md; `feedback.csv` may be absent); any other is
+    /// `unread-file`.
+    package static let fileNames = ["players.csv", "quiz.csv", "sessions.csv", "session_players.csv", "friends.csv", "feedback.csv"]
     static let genders: Set<String> = ["Female", "Male", "Non-binary"]
     static let ageGroups: Set<String> = ["Under 12", "12-17", "18-24", "25-34", "35-44", "45-54", "55-64", "65-74", "75+"]
 
@@ -59,8 +64,7 @@ package struct PlaymateLoader {
         func open(_ name: String) throws -> CSVFile {
             let url = dir.appendingPathComponent(name)
             guard FileIO.exists(url) else {
-                throw TonightError(.invalidInput, "export file \(name) is missing", file: url.path,
-                                   hint: "the Playmate export holds players, quiz, sessions, session_players and friends CSV files")
+                throw ExportDirectory.missing(name, in: dir, known: Self.fileNames, export: "Playmate")
             }
             let f = try CSVFile(url, limits: csvLimits)
             bytes += f.byteCount
@@ -209,7 +213,10 @@ package struct PlaymateLoader {
             rejects += bad
         }
         for (k, v) in counts where v == 0 { counts[k] = nil }
-        return PlaymateExport(players: players, sessions: sessions, rejects: rejects, counts: counts, rows: rows, bytes: bytes)
+        var examples: [String: [String]] = [:]
+        ExportDirectory.note(in: dir, known: Self.fileNames, counts: &counts, examples: &examples)
+        return PlaymateExport(players: players, sessions: sessions, rejects: rejects, counts: counts, rows: rows, bytes: bytes,
+                              examples: examples)
     }
 
     /// A session's `occurs_at`: ISO 8601 UTC as user-data.md writes it, or what other

@@ -184,6 +184,7 @@ package struct TicketsLoader {
             }
         }
         for (k, v) in counts where v == 0 { counts[k] = nil }
+        ExportDirectory.note(in: dir, known: Self.fileNames, counts: &counts, examples: &examples)
         clock.lap("group")
         return TicketsExport(users: users, rejects: rejects, counts: counts, rows: rows, bytes: bytes, seconds: clock.laps,
                              examples: examples)
@@ -197,12 +198,14 @@ package struct TicketsLoader {
         case pairParts(Int, [CSVFile.Part])
     }
 
+    /// The files the loader reads (user-data.md); any other is `unread-file`.
+    package static let fileNames = ["users.csv"] + pairFiles.map(\.name)
+
     private func open(_ dir: URL, _ name: String, optional: Bool) throws -> CSVFile? {
         let url = dir.appendingPathComponent(name)
         guard FileIO.exists(url) else {
             if optional { return nil }
-            throw TonightError(.invalidInput, "export file \(name) is missing", file: url.path,
-                               hint: "the Tickets Tonight export must hold users.csv, favorites.csv and follows.csv")
+            throw ExportDirectory.missing(name, in: dir, known: Self.fileNames, export: "Tickets Tonight")
         }
         return try CSVFile(url, limits: csvLimits)
     }

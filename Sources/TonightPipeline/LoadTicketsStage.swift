@@ -57,6 +57,9 @@ package struct LoadTicketsStage: Stage {
         outcome.details["seconds.load"] = loaded
         for (phase, t) in export.seconds { outcome.details["seconds.load." + phase] = String(format: "%.2f", t) }
         outcome.details["seconds.write"] = seconds(since: writeStart)
+        if let unread = export.examples["unread-file"] {
+            context.logger.warning("load-tickets: \(export.counts["unread-file"] ?? 0) file(s) in tickets/ not read: \(unread.joined(separator: "; "))")
+        }
         return outcome
     }
 

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TonightCore
+import TonightTesting
+@testable import TonightExports
+
+/// Files in an export folder that the loaders do not read are said, not dropped: the second
+/// part of a split export beside `users.csv` was read by nobody and its users got no lists,
+/// with `warnings=0`.
+@Suite struct ExportDirectoryTests {
+    static let users = HostileExportTests.users(["h,40,-74,10,"])
+
+    @Test func filesThatLookLikeExportsAreListed() throws {
+        let dir = HostileExportTests.directory([
+            "users.csv": "", "users-000000000001.csv": "", "Users.csv": "", "users.csv.gz": "", "users (1).csv": "",
+            "favourites.csv": "", "follows.TSV": "", ".users.csv.swp": "", "_SUCCESS": "", "README.txt": "",
+        ])
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("parts.csv"), withIntermediateDirectories: true)
+        #expect(ExportDirectory.unread(in: dir, known: TicketsLoader.fileNames)
+            == ["Users.csv", "favourites.csv", "follows.TSV", "users (1).csv", "users-000000000001.csv", "users.csv.gz"])
+        #expect(ExportDirectory.lookalikes(of: "users.csv", among: ExportDirectory.unread(in: dir, known: TicketsLoader.fileNames))
+            == ["Users.csv", "users (1).csv", "users-000000000001.csv", "users.csv.gz"])
+    }
+
+    @Test func aSplitTicketsExportIsCountedAndNamed() throws {
+        let r = try HostileExportTests.load(["users.csv": Self.users, "users-000000000001.csv": "user_id\nlost\n"])
+        #expect(r.counts["unread-file"] == 1)
+        #expect(r.examples["unread-file"] == ["'users-000000000001.csv' (the job reads users.csv, favorites.csv, follows.csv, dismissed.csv)"])
+        let clean = try HostileExportTests.load(["users.csv": Self.users])
+        #expect(clean.counts["unread-file"] == nil && clean.examples["unread-file"] == nil)
+    }
+
+    @Test func aMissingFileNamesWhatIsThereInstead() throws {
+        let e = #expect(throws: TonightError.self) {
+            try HostileExportTests.load(["users-000000000000.csv": Self.users, "users-000000000001.csv": "user_id\nlost\n"])
+        }
+        #expect(e?.message == "export file users.csv is missing; found instead: 'users-000000000000.csv', 'users-000000000001.csv'", "\(String(describing: e))")
+        #expect(e?.hint?.contains("join its parts into one file") == true)
+        let none = #expect(throws: TonightError.self) { try HostileExportTests.load([:]) }
+        #expect(none?.message == "export file users.csv is missing")
+        #expect(none?.hint == "the Tickets Tonight export must hold users.csv, favorites.csv, follows.csv, dismissed.csv (user-data.md)")
+    }
+
+    @Test func aPlaymateFileBesideTheExportIsCountedAndAMissingOneNamed() throws {
+        let r = try HostileExportTests.playmate(["sessions.csv.1": "s9,Tennis,p1,2026-02-01T18:00:00Z,60,40,-74,4\n"])
+        #expect(r.counts["unread-file"] == 1)
+        #expect(r.examples["unread-file"]?.first?.hasPrefix("'sessions.csv.1' (the job reads players.csv, quiz.csv") == true)
+        var loader = PlaymateLoader(runDate: 20_468)
+        loader.maxRejectShare = 1
+        let dir = HostileExportTests.directory(["Players.csv": "user_id\np1\n"])
+        let e = #expect(throws: TonightError.self) { try loader.load(directory: dir) }
+        #expect(e?.message == "export file players.csv is missing; found instead: 'Players.csv'", "\(String(describing: e))")
+    }
+}
