@@ -17,6 +17,25 @@ import TonightSnapshot
         #expect(r.stderr.contains("feed.xml and feed.xml.zst"))
     }
 
+    /// A missing input names the files that are probably it (a dated or differently cased
+    /// name the job does not read); with none, it says where it looked.
+    @Test func aMissingInputNamesWhatIsThereInstead() throws {
+        let inputs = copyOfTinyInputs()
+        try FileManager.default.moveItem(at: inputs.appendingPathComponent("feed.xml"), to: inputs.appendingPathComponent("feed-20261128.xml"))
+        try FileManager.default.moveItem(at: inputs.appendingPathComponent("affinity.txt"), to: inputs.appendingPathComponent("Affinity.TXT"))
+        let feed = #expect(throws: TonightError.self) { try runner(inputs: inputs, work: temporaryDirectory()).plan() }
+        #expect(feed?.message == "input 'feed' not found (looked for feed.xml, feed.xml.gz, feed.xml.zst); found instead: 'feed-20261128.xml'",
+                "\(String(describing: feed))")
+        #expect(feed?.hint == "give the file one of the names looked for (the job reads no other)")
+        try FileManager.default.moveItem(at: inputs.appendingPathComponent("feed-20261128.xml"), to: inputs.appendingPathComponent("feed.xml"))
+        let affinity = #expect(throws: TonightError.self) { try runner(inputs: inputs, work: temporaryDirectory()).plan() }
+        #expect(affinity?.message.hasSuffix("found instead: 'Affinity.TXT'") == true, "\(String(describing: affinity))")
+        try FileManager.default.removeItem(at: inputs.appendingPathComponent("Affinity.TXT"))
+        let none = #expect(throws: TonightError.self) { try runner(inputs: inputs, work: temporaryDirectory()).plan() }
+        #expect(none?.message == "input 'affinity' not found (looked for affinity.txt)" && none?.hint == "check --inputs or paths.inputs",
+                "\(String(describing: none))")
+    }
+
     @Test(arguments: ["fifo", "device", "directory"])
     func aFeedThatIsNotARegularFileIsRefused(_ kind: String) throws {
         let inputs = copyOfTinyInputs()
