@@ -61,6 +61,7 @@ package struct PlaymateLoader {
         var counts: [String: Int] = [:]
         var rows: [String: Int] = [:]
         var bytes = 0
+        var absentColumns: [String] = []
         func open(_ name: String) throws -> CSVFile {
             let url = dir.appendingPathComponent(name)
             guard FileIO.exists(url) else {
@@ -68,6 +69,9 @@ package struct PlaymateLoader {
             }
             let f = try CSVFile(url, limits: csvLimits)
             bytes += f.byteCount
+            // The header read once ahead (its rules apply to each file as it is read below).
+            _ = try f.header(required: [])
+            if let note = f.absentColumns() { absentColumns.append(note) }
             return f
         }
 
@@ -215,6 +219,7 @@ package struct PlaymateLoader {
         for (k, v) in counts where v == 0 { counts[k] = nil }
         var examples: [String: [String]] = [:]
         ExportDirectory.note(in: dir, known: Self.fileNames, counts: &counts, examples: &examples)
+        ExportDirectory.note(absentColumns: absentColumns, counts: &counts, examples: &examples)
         return PlaymateExport(players: players, sessions: sessions, rejects: rejects, counts: counts, rows: rows, bytes: bytes,
                               examples: examples)
     }

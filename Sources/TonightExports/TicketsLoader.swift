@@ -75,6 +75,7 @@ package struct TicketsLoader {
 
         // Every header first, so that a missing column is reported in file order.
         let header = try usersFile.header(required: ["user_id"])
+        let absentColumns = usersFile.absentColumns().map { [$0] } ?? []
         let pairHeaders = try pairFiles.enumerated().map { i, file in
             try file?.header(required: ["user_id", Self.pairFiles[i].column])
         }
@@ -185,6 +186,7 @@ package struct TicketsLoader {
         }
         for (k, v) in counts where v == 0 { counts[k] = nil }
         ExportDirectory.note(in: dir, known: Self.fileNames, counts: &counts, examples: &examples)
+        ExportDirectory.note(absentColumns: absentColumns, counts: &counts, examples: &examples)
         clock.lap("group")
         return TicketsExport(users: users, rejects: rejects, counts: counts, rows: rows, bytes: bytes, seconds: clock.laps,
                              examples: examples)

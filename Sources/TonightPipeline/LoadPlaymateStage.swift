@@ -38,6 +38,7 @@ package struct LoadPlaymateStage: Stage {
         if let unread = export.examples["unread-file"] {
             context.logger.warning("load-playmate: \(export.counts["unread-file"] ?? 0) file(s) in playmate/ not read: \(unread.joined(separator: "; "))")
         }
+        for note in export.examples["absent-column"] ?? [] { context.logger.warning("load-playmate: \(note)") }
         return outcome
     }
 

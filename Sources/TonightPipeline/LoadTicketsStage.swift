@@ -60,6 +60,7 @@ package struct LoadTicketsStage: Stage {
         if let unread = export.examples["unread-file"] {
             context.logger.warning("load-tickets: \(export.counts["unread-file"] ?? 0) file(s) in tickets/ not read: \(unread.joined(separator: "; "))")
         }
+        for note in export.examples["absent-column"] ?? [] { context.logger.warning("load-tickets: \(note)") }
         return outcome
     }
 

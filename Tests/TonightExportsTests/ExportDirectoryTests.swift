@@ -51,4 +51,28 @@ import TonightTesting
         let e = #expect(throws: TonightError.self) { try loader.load(directory: dir) }
         #expect(e?.message == "export file players.csv is missing; found instead: 'Players.csv'", "\(String(describing: e))")
     }
+
+    /// An optional column the header lacks is said, with the columns no rule reads beside it:
+    /// `latitude`/`longitude` for `lat`/`lon` lost every user's coordinates without a word.
+    @Test func anAbsentOptionalColumnIsSaidWithTheColumnsNotRead() throws {
+        let near = try HostileExportTests.load(["users.csv": HostileExportTests.users(header: "user_id,latitude,longitude,radius_km,email", [])])
+        #expect(near.counts["absent-column"] == 1)
+        #expect(near.examples["absent-column"] == ["users.csv: no home_zip, lat, lon, max_price (columns not read: 'latitude', 'longitude', 'email')"])
+        #expect(near.users.count == 200)
+        let all = try HostileExportTests.load(["users.csv": "user_id,home_zip,lat,lon,radius_km,max_price,email\ng1,,40,-74,10,,a@b\n"])
+        #expect(all.counts["absent-column"] == nil && all.examples["absent-column"] == nil, "every optional column there: nothing to say")
+        // The helper's sessions.csv has no skill_level and no location_name (both optional).
+        let playmate = try HostileExportTests.playmate([:])
+        #expect(playmate.examples["absent-column"] == ["sessions.csv: no skill_level, location_name"], "\(playmate.examples)")
+        var loader = PlaymateLoader(runDate: 20_468)
+        loader.maxRejectShare = 1
+        let dir = HostileExportTests.directory([
+            "players.csv": "user_id,birthday,sex,lat,lon\np1,1990-01-01,Female,,\n", "quiz.csv": "user_id\n",
+            "sessions.csv": "session_id,sport,skill_level,creator_id,occurs_at,duration_min,lat,lon,location_name,capacity\n",
+            "session_players.csv": "session_id,user_id\n", "friends.csv": "user_id,friend_id\n",
+        ])
+        #expect(try loader.load(directory: dir).examples["absent-column"] == [
+            "players.csv: no gender (columns not read: 'sex')", "quiz.csv: no lat, lon, play_sports, avoid_sports, genders, age_groups",
+        ])
+    }
 }
