@@ -190,10 +190,16 @@ final class CSVFile: @unchecked Sendable {
                 cols[n] = i
             }
             for r in required where cols[r] == nil {
+                // One column whose name holds another separator: a semicolon-separated file
+                // (Excel in a locale with a decimal comma) or a tab-separated one.
+                let only = cols.count == 1 ? cols.keys.first! : ""
+                let separator = only.contains(";") ? "';' (Excel's CSV in a locale with a decimal comma)" : only.contains("\t") ? "tabs" : nil
                 throw TonightError(
                     .invalidInput,
                     "required column '\(r)' is missing (header: \(cols.keys.sorted().map { TonightError.quoted($0, limit: 40) }.joined(separator: ", ")))",
-                    file: url.path, line: header.line, hint: "check the export's column names (user-data.md)")
+                    file: url.path, line: header.line,
+                    hint: separator.map { "the columns seem to be separated by \($0): export the file with commas (RFC 4180, user-data.md)" }
+                        ?? "check the export's column names (user-data.md)")
             }
             columns = cols
             columnCount = header.fields.count

@@ -75,4 +75,21 @@ import TonightTesting
             "players.csv: no gender (columns not read: 'sex')", "quiz.csv: no lat, lon, play_sports, avoid_sports, genders, age_groups",
         ])
     }
+
+    /// A file separated by semicolons (Excel in a locale with a decimal comma) or tabs has
+    /// one column named after the whole header: the error says what the separator seems to be.
+    @Test(arguments: [
+        ("user_id;home_zip;lat;lon\ng1;10007;40,7;-74,0\n", "separated by ';' (Excel's CSV in a locale with a decimal comma)"),
+        ("user_id\thome_zip\tlat\tlon\ng1\t10007\t40.7\t-74.0\n", "separated by tabs"),
+        ("userid,home_zip\ng1,10007\n", nil),
+    ] as [(String, String?)])
+    func anotherSeparatorIsSaid(users: String, said: String?) throws {
+        let e = #expect(throws: TonightError.self) { try HostileExportTests.load(["users.csv": users]) }
+        #expect(e?.message.hasPrefix("required column 'user_id' is missing") == true, "\(String(describing: e))")
+        if let said {
+            #expect(e?.hint?.contains(said) == true && e?.hint?.contains("export the file with commas") == true, "\(String(describing: e?.hint))")
+        } else {
+            #expect(e?.hint == "check the export's column names (user-data.md)")
+        }
+    }
 }
