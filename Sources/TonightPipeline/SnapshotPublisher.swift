@@ -91,9 +91,7 @@ package struct SnapshotPublisher {
     /// production `--out`; a retried job whose clock is behind). nil when the run is as of
     /// CURRENT's instant or later, or either instant does not parse.
     package static func earlierRefusal(asOf: String, current: String, manifest: SnapshotManifest) -> TonightError? {
-        guard let mine = CivilTime.parseInstant(asOf), let theirs = CivilTime.parseInstant(manifest.asOf), mine < theirs else {
-            return nil
-        }
+        guard isEarlier(asOf, than: manifest) else { return nil }
         return TonightError(
             .invalidInput,
             "publish refused: this run is as of \(asOf), earlier than CURRENT \(current) (as of \(manifest.asOf)); "
@@ -102,6 +100,12 @@ package struct SnapshotPublisher {
             hint: "to serve an earlier snapshot, run `tonight snapshot rollback ID`; to publish this run anyway, "
                 + "re-run with --allow-earlier; to compute an earlier night without publishing, use --only with the stages you need "
                 + "or another --out")
+    }
+
+    /// Whether `asOf` (a manifest's UTC text) is an earlier instant than `manifest`'s as-of.
+    static func isEarlier(_ asOf: String, than manifest: SnapshotManifest) -> Bool {
+        guard let mine = CivilTime.parseInstant(asOf), let theirs = CivilTime.parseInstant(manifest.asOf) else { return false }
+        return mine < theirs
     }
 
     /// The content hash of a set of datasets: equal for equal dataset and index files.
@@ -238,7 +242,7 @@ package struct SnapshotPublisher {
         // rollback does (no baseline, not published again): recorded before the switch, and
         // taken back if the switch fails.
         var withdrawal: RollbackLog.Entry?
-        if let current, let currentManifest, Self.earlierRefusal(asOf: template.asOf, current: current, manifest: currentManifest) != nil {
+        if let current, let currentManifest, Self.isEarlier(template.asOf, than: currentManifest) {
             withdrawal = .init(at: CivilTime.formatUTC(now), from: current, fromContent: currentManifest.contentHash, to: manifest.id,
                                earlierNight: true)
             try RollbackLog(root: root).append(withdrawal!)
