@@ -31,7 +31,8 @@ The app exports are rewritten as other CSV writers write them, with the same con
 byte order mark, CRLF line ends, the columns in another order with an unknown one among them
 (quoted text holding commas, quotes and a line break), fields quoted at random, and the
 sessions' `occurs_at` as other exporters write the same instant (JavaScript's `.000Z`,
-Python's `+00:00`, PostgreSQL's space and `+00`, a -05:00 offset: `occurs-at-forms`). No published
+Python's `+00:00`, PostgreSQL's space and `+00`, a -05:00 offset: `occurs-at-forms`), and one
+quiz row in three with its lists as JSON arrays (`["Tennis","Golf"]`: `json-lists`). No published
 byte may change for that alone: with --csv-only the feed and the affinity file are copied
 as they are, and the night's content hash must be the clean night's. Without --csv-only, a
 few rows are also written as a Latin-1 exporter would: one session in 211 with its
@@ -281,6 +282,7 @@ def mess_csv(dest, rng, latin1=False):
 
             hostile = HOSTILE_ROWS.get(name) if latin1 else None
             when = header.index("occurs_at") if name == "sessions.csv" else None
+            lists = [header.index(c) for c in ("play_sports", "avoid_sports", "genders", "age_groups")] if name == "quiz.csv" else []
             column = {"sessions.csv": "location_name", "quiz.csv": "play_sports"}.get(name) if latin1 else None
             every = {"sessions.csv": 211, "quiz.csv": 197}.get(name)
             out = [line(header, "note")]
@@ -292,6 +294,12 @@ def mess_csv(dest, rng, latin1=False):
                     r = list(r)
                     r[when] = another_exporters_instant(r[when], k % 5)
                     counts["occurs-at-forms"] = counts.get("occurs-at-forms", 0) + 1
+                if lists and k % 3 == 1:
+                    # As Parse's array columns export: a JSON array of strings for `a|b`.
+                    r = list(r)
+                    for c in lists:
+                        r[c] = json.dumps([x for x in r[c].split("|")] if r[c] else [])
+                    counts["json-lists"] = counts.get("json-lists", 0) + 1
                 if hostile and k % HOSTILE_EVERY[name][0] == HOSTILE_EVERY[name][1]:
                     r = list(r)
                     n = k // HOSTILE_EVERY[name][0]

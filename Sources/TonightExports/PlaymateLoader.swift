@@ -111,7 +111,12 @@ package struct PlaymateLoader {
         rows["quiz.csv"] = try quizFile.forEachRow(required: ["user_id"], text: ["play_sports", "avoid_sports"], rejects: &bad) { row, reject in
             // Split at the `|` scalar: a `|` followed by a combining mark is one `Character`.
             func list(_ name: String) -> [String] {
-                (Field.text(row[name]) ?? "").unicodeScalars.split(separator: "|").compactMap { TextNormalizer.clean(String($0)) }
+                let text = Field.text(row[name]) ?? ""
+                if let items = Self.jsonList(text) {
+                    counts["quiz-json-list", default: 0] += 1
+                    return items.compactMap { TextNormalizer.clean($0) }
+                }
+                return text.unicodeScalars.split(separator: "|").compactMap { TextNormalizer.clean(String($0)) }
             }
             guard Self.id(row["user_id"], "user_id", reject) != nil else { return }
             let idBytes = Field.trimmed(row["user_id"])
@@ -232,6 +237,17 @@ package struct PlaymateLoader {
     static func occursAt(_ text: String) -> Int64? {
         if let t = CivilTime.parseInstant(text) { return t }
         return CivilTime.parseInstantWithOffset(text).map { $0.seconds + ($0.fraction ? 1 : 0) }
+    }
+
+    /// A quiz list written as a JSON array of strings (`["Tennis","Golf"]`), as exports of
+    /// Parse's array columns write it, instead of user-data.md's `Tennis|Golf`: its items, or
+    /// nil when `text` is not such an array. Read as one item, the array was a sport no
+    /// session has (its +10 lost without a word) and a gender or age group never matched.
+    static func jsonList(_ text: String) -> [String]? {
+        guard text.hasPrefix("["), text.hasSuffix("]"),
+              let array = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] else { return nil }
+        let items = array.compactMap { $0 as? String }
+        return items.count == array.count ? items : nil
     }
 
     /// A valid id, or nil after a reject (`missing-field` when empty, else `bad-id`).

@@ -1,6 +1,6 @@
 """recommendations.md's Playmate suggestions and statistics, with ranking.md's skill-level
 tie-break and feedback."""
-import collections, csv, datetime, functools, os, re, unicodedata
+import collections, csv, datetime, functools, json, os, re, unicodedata
 
 from .feed import clean as feed_text
 from .common import NEAR_TIE, km, instant, exported_instant, published, same_number, valid_id, number
@@ -102,7 +102,17 @@ class Playmate:
             p = self.players.get(r["user_id"].strip())
             if p is None:
                 continue
-            items = lambda name: [c for c in (clean(x) for x in (clean(r.get(name)) or "").split("|")) if c]
+            def items(name):
+                # INPUTS.md: `a|b`, or a JSON array of strings as Parse's array columns export.
+                text = clean(r.get(name)) or ""
+                if text.startswith("[") and text.endswith("]"):
+                    try:
+                        array = json.loads(text)
+                    except ValueError:
+                        array = None
+                    if isinstance(array, list) and all(isinstance(x, str) for x in array):
+                        return [c for c in (clean(x) for x in array) if c]
+                return [c for c in (clean(x) for x in text.split("|")) if c]
             if origin is not None:
                 p["origin"] = origin
             p["play"] = {sport_key(x) for x in items("play_sports")}
