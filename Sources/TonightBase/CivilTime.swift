@@ -101,6 +101,15 @@ package enum CivilTime {
         return (sign == UInt8(ascii: "-") ? base + offset : base - offset, fraction)
     }
 
+    /// An instant as schedulers and exporters write it (`parseInstant`'s form first, then
+    /// `parseInstantWithOffset`'s), a fraction of a second rounded up to the next second: with
+    /// whole-second run instants that keeps `startsAt ≥ asOf`, `occurs_at > asOf` and
+    /// `occurs_at ≤ asOf` exact.
+    package static func parseInstantRoundingUp(_ s: String) -> Int64? {
+        if let t = parseInstant(s) { return t }
+        return parseInstantWithOffset(s).map { $0.seconds + ($0.fraction ? 1 : 0) }
+    }
+
     private static func digits(_ a: [UInt8], _ at: Int, _ n: Int) -> Int? {
         var v = 0
         for i in at..<at + n {

@@ -176,6 +176,23 @@ package enum FileIO {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])
             .filter { !$0.hasPrefix(".") }.sorted()
     }
+
+    /// The entries of `list` that are not directories.
+    package static func files(in url: URL) -> [String] {
+        list(url).filter { name in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                && !isDirectory.boolValue
+        }
+    }
+
+    /// The files in `url` other than `name` whose names start, in any case, with the part of
+    /// `name` before its first dot (`Users.csv`, `users-000001.csv`, `users.csv.gz` for
+    /// `users.csv`; `feed-20261128.xml` for `feed.xml`): what a missing input probably is.
+    package static func lookalikes(of name: String, in url: URL) -> [String] {
+        let stem = String(name.prefix { $0 != "." }).lowercased()
+        return files(in: url).filter { $0 != name && $0.lowercased().hasPrefix(stem) }
+    }
 }
 
 /// A file written in pieces (write(2) loop), closed explicitly so errors are not lost.

@@ -15,27 +15,16 @@ package enum ExportDirectory {
     /// any case, compressed or not) and are none of `known`, sorted. Hidden files and
     /// folders are left out.
     package static func unread(in directory: URL, known: [String]) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { name in
+        FileIO.files(in: directory).filter { name in
             let lower = name.lowercased()
-            guard !name.hasPrefix("."), !known.contains(name), lower.contains(".csv") || lower.contains(".tsv") else { return false }
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path, isDirectory: &isDirectory)
-                && !isDirectory.boolValue
-        }.sorted()
-    }
-
-    /// The names among `unread` that are probably `name` (`users.csv`): the same name in
-    /// another case, or a name that starts with its stem (`users`) in any case.
-    package static func lookalikes(of name: String, among unread: [String]) -> [String] {
-        let stem = name.lowercased().replacingOccurrences(of: ".csv", with: "")
-        return unread.filter { $0.lowercased().hasPrefix(stem) }
+            return !known.contains(name) && (lower.contains(".csv") || lower.contains(".tsv"))
+        }
     }
 
     /// The error for a required export file that is missing from `directory`: it names the
     /// files there that are probably it, and what to do with them.
     package static func missing(_ name: String, in directory: URL, known: [String], export: String) -> TonightError {
-        let candidates = lookalikes(of: name, among: unread(in: directory, known: known))
+        let candidates = FileIO.lookalikes(of: name, in: directory)
         let found = candidates.isEmpty ? ""
             : "; found instead: " + candidates.prefix(5).map { "'\(TonightError.quoted($0))'" }.joined(separator: ", ")
                 + (candidates.count > 5 ? " and \(candidates.count - 5) more" : "")

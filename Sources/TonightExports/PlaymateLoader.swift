@@ -10,7 +10,8 @@ package struct PlaymateExport: Sendable {
     package var counts: [String: Int]
     package var rows: [String: Int]
     package var bytes: Int
-    /// Up to five examples of a warning (`unread-file`), for the report.
+    /// Examples of a warning that names a fault of the export (`unread-file`, up to five
+    /// files; `absent-column`, a line per file), for the log and the report.
     package var examples: [String: [String]] = [:]
 }
 
@@ -146,7 +147,7 @@ package struct PlaymateLoader {
             guard sport.utf8.count <= 200 else { reject("bad-value", "sport is longer than 200 bytes"); return }
             guard let creatorID = Self.id(row["creator_id"], "creator_id", reject) else { return }
             let whenText = String(decoding: Field.trimmed(row["occurs_at"]), as: UTF8.self)
-            guard let when = Self.occursAt(whenText) else {
+            guard let when = CivilTime.parseInstantRoundingUp(whenText) else {
                 reject("bad-date", "occurs_at '\(TonightError.quoted(whenText))' is not an ISO 8601 instant "
                     + "(2026-11-22T18:00:00Z; an offset such as +00:00 or -05:00 is converted to UTC)"); return
             }
@@ -227,16 +228,6 @@ package struct PlaymateLoader {
         ExportDirectory.note(absentColumns: absentColumns, counts: &counts, examples: &examples)
         return PlaymateExport(players: players, sessions: sessions, rejects: rejects, counts: counts, rows: rows, bytes: bytes,
                               examples: examples)
-    }
-
-    /// A session's `occurs_at`: ISO 8601 UTC as user-data.md writes it, or what other
-    /// exporters write for the same instant (JavaScript's `toISOString` with `.000Z`,
-    /// Python's `isoformat` with `+00:00`, PostgreSQL's `timestamptz` with a space and `+00`;
-    /// another offset is converted to UTC). A fraction of a second rounds up: with whole-second
-    /// run instants that keeps `occurs_at > asOf` (open) and `≤ asOf` (played) exact.
-    static func occursAt(_ text: String) -> Int64? {
-        if let t = CivilTime.parseInstant(text) { return t }
-        return CivilTime.parseInstantWithOffset(text).map { $0.seconds + ($0.fraction ? 1 : 0) }
     }
 
     /// A quiz list written as a JSON array of strings (`["Tennis","Golf"]`), as exports of

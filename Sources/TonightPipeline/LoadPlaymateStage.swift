@@ -33,12 +33,8 @@ package struct LoadPlaymateStage: Stage {
         outcome.warnings = export.counts
         for r in export.rejects { outcome.rejects[r.reason, default: 0] += 1 }
         outcome.countRejectsByFile(export.rejects.map(\.file))
-        for (kind, rows) in export.examples { outcome.details["examples." + kind] = rows.joined(separator: "; ") }
         outcome.details["inputBytes"] = String(export.bytes)
-        if let unread = export.examples["unread-file"] {
-            context.logger.warning("load-playmate: \(export.counts["unread-file"] ?? 0) file(s) in playmate/ not read: \(unread.joined(separator: "; "))")
-        }
-        for note in export.examples["absent-column"] ?? [] { context.logger.warning("load-playmate: \(note)") }
+        context.sayExportFaults(export.examples, counts: export.counts, folder: "playmate", into: &outcome)
         return outcome
     }
 

@@ -52,15 +52,11 @@ package struct LoadTicketsStage: Stage {
         outcome.warnings = export.counts
         for r in export.rejects { outcome.rejects[r.reason, default: 0] += 1 }
         outcome.countRejectsByFile(export.rejects.map(\.file))
-        for (kind, rows) in export.examples { outcome.details["examples." + kind] = rows.joined(separator: "; ") }
         outcome.details["inputBytes"] = String(export.bytes)
         outcome.details["seconds.load"] = loaded
         for (phase, t) in export.seconds { outcome.details["seconds.load." + phase] = String(format: "%.2f", t) }
         outcome.details["seconds.write"] = seconds(since: writeStart)
-        if let unread = export.examples["unread-file"] {
-            context.logger.warning("load-tickets: \(export.counts["unread-file"] ?? 0) file(s) in tickets/ not read: \(unread.joined(separator: "; "))")
-        }
-        for note in export.examples["absent-column"] ?? [] { context.logger.warning("load-tickets: \(note)") }
+        context.sayExportFaults(export.examples, counts: export.counts, folder: "tickets", into: &outcome)
         return outcome
     }
 

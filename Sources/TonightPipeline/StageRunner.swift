@@ -147,13 +147,7 @@ package final class StageRunner: @unchecked Sendable {
                     inputs.append(.init(role: role, kind: "file", path: nil, bytes: nil, hash: "absent"))
                 } else {
                     // Files that are probably it (`Feed.xml`, `feed-20261128.xml`, `feed.xml.bz2`).
-                    let stem = String(candidates[0].prefix { $0 != "." }).lowercased()
-                    let near = FileIO.list(options.inputs).filter { name in
-                        var isDirectory: ObjCBool = false
-                        return !name.hasPrefix(".") && name.lowercased().hasPrefix(stem)
-                            && FileManager.default.fileExists(atPath: options.inputs.appendingPathComponent(name).path, isDirectory: &isDirectory)
-                            && !isDirectory.boolValue
-                    }
+                    let near = FileIO.lookalikes(of: candidates[0], in: options.inputs)
                     throw TonightError(
                         .usage, "input '\(role)' not found (looked for \(candidates.joined(separator: ", ")))"
                             + (near.isEmpty ? "" : "; found instead: " + near.prefix(5).map { "'\(TonightError.quoted($0))'" }.joined(separator: ", ")),

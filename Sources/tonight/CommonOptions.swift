@@ -41,16 +41,10 @@ enum TimeArgument {
     /// taken off, and a fraction rounds up to the next second (an event at the whole second
     /// before has started: `startsAt ≥ asOf` must not admit it).
     static func instant(_ s: String) throws -> Int64 {
-        if let t = CivilTime.parseInstant(s) { return t }
         if let d = CivilTime.parseDate(Array(s.utf8)) { return Int64(d) * 86_400 }
-        if let t = withOffsetOrFraction(s) { return t }
+        if let t = CivilTime.parseInstantRoundingUp(s) { return t }
         throw TonightError(.usage, "cannot read time '\(TonightError.quoted(s))'",
                            hint: "use ISO 8601, e.g. 2026-01-15T06:00:00Z (an offset such as +01:00 is converted to UTC)")
-    }
-
-    /// `YYYY-MM-DD(T| )HH:MM:SS[.fraction](Z|±HH:MM|±HHMM|±HH)` in UTC, a fraction rounded up.
-    static func withOffsetOrFraction(_ s: String) -> Int64? {
-        CivilTime.parseInstantWithOffset(s).map { $0.seconds + ($0.fraction ? 1 : 0) }
     }
 
     static func date(_ s: String) throws -> Int {

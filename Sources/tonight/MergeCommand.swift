@@ -52,11 +52,8 @@ struct MergeCommand: ParsableCommand {
         if dryRun {
             let plan = try runner.plan()
             _ = try runner.shards(count: count, plan: plan)
-            printPlan(plan, options: options)
+            printPlan(plan, options: options, runner: runner, what: "merge")
             print("all \(count) success records are present and agree with this merge")
-            if let refusal = runner.publishRefusal(plan) {
-                print("a merge would stop before its first stage: \(refusal.message)" + (refusal.hint.map { " (\($0))" } ?? ""))
-            }
             return
         }
         let record = try runner.run()

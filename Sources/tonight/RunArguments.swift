@@ -70,12 +70,16 @@ struct RunArguments: ParsableArguments {
     }
 }
 
-/// Prints a dry run's plan.
-func printPlan(_ plan: [PlanEntry], options: RunOptions) {
+/// Prints a dry run's plan, and why a run (`what`: "run", "merge") would stop before its
+/// first stage (`StageRunner.publishRefusal`).
+func printPlan(_ plan: [PlanEntry], options: RunOptions, runner: StageRunner, what: String) {
     print("plan (dry run; nothing is run): inputs \(options.inputs.path), work \(options.work.path)")
     let width = plan.map(\.stage.count).max() ?? 10
     for e in plan {
         print("  " + e.stage.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
               + e.action.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0) + "  " + e.reason)
+    }
+    if let refusal = runner.publishRefusal(plan) {
+        print("a \(what) would stop before its first stage: \(refusal.message)" + (refusal.hint.map { " (\($0))" } ?? ""))
     }
 }

@@ -61,10 +61,7 @@ struct RunCommand: ParsableCommand {
         let runner = StageRunner(config: config, options: options, logger: logger)
         if dryRun {
             let plan = try runner.plan()
-            printPlan(plan, options: options)
-            if let refusal = runner.publishRefusal(plan) {
-                print("a run would stop before its first stage: \(refusal.message)" + (refusal.hint.map { " (\($0))" } ?? ""))
-            }
+            printPlan(plan, options: options, runner: runner, what: "run")
             return
         }
         let record = try runner.run()
