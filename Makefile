@@ -22,7 +22,7 @@ build: deps
 run: build
 	$(TONIGHT) run
 	@echo
-	@echo "Published snapshots (newest first) under $(OUT)/snapshots:"
+	@echo "Published snapshots (newest last; * is CURRENT) under $(OUT)/snapshots:"
 	@$(TONIGHT) snapshot list --out $(OUT)
 	@echo
 	@echo "Example lookup: tonight snapshot get explore gsDYBAAAAA --out $(OUT)"
