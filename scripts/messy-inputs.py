@@ -32,7 +32,10 @@ byte order mark, CRLF line ends, the columns in another order with an unknown on
 (quoted text holding commas, quotes and a line break), fields quoted at random, and the
 sessions' `occurs_at` as other exporters write the same instant (JavaScript's `.000Z`,
 Python's `+00:00`, PostgreSQL's space and `+00`, a -05:00 offset: `occurs-at-forms`), and one
-quiz row in three with its lists as JSON arrays (`["Tennis","Golf"]`: `json-lists`). No published
+quiz row in three with its lists as JSON arrays (`["Tennis","Golf"]`: `json-lists`), the empty
+optional fields of one row in three as a null marker (`\\N`, `NULL`, `NA`, `None`, …:
+`null-markers`) and one session in four with its integers as pandas' floats (`4.0`:
+`integers-as-floats`). No published
 byte may change for that alone: with --csv-only the feed and the affinity file are copied
 as they are, and the night's content hash must be the clean night's. Without --csv-only, a
 few rows are also written as a Latin-1 exporter would: one session in 211 with its
@@ -212,13 +215,14 @@ HOSTILE_ROWS = {
         {"lat": "-90", "lon": "-180"}, {"birthday": "1900-01-01"}, {"lat": " 40.5 ", "lon": "+10"},
     ],
     "sessions.csv": [
-        {"session_id": "\u202e{}"}, {"occurs_at": "2026-02-30T18:00:00Z"}, {"capacity": "4.0"}, {"creator_id": "{}\u0085"},
+        {"session_id": "\u202e{}"}, {"occurs_at": "2026-02-30T18:00:00Z"}, {"capacity": "4.5"}, {"creator_id": "{}\u0085"},
         {"occurs_at": "2026-01-20 18:00:00"}, {"occurs_at": "2026-01-20T18:00:00+15:00"}, {"occurs_at": "1999-12-31T23:59:59Z"},
         {"occurs_at": "2026-01-20T18:00:60Z"}, {"occurs_at": "2026-1-20T18:00:00Z"}, {"capacity": "0"}, {"capacity": "1001"},
         {"duration_min": "1441"}, {"duration_min": "-5"}, {"lat": ""}, {"sport": " "}, {"sport": "x" * 201},
         # kept:
         {"capacity": "1000"}, {"duration_min": "0"}, {"occurs_at": "2099-12-31T23:59:59Z"}, {"capacity": " 4 "},
         {"sport": "{}" + "x" * 180}, {"occurs_at": "2026-01-20T18:00:00.25Z"}, {"occurs_at": "2026-01-20T19:00:00+01:00"},
+        {"capacity": "4.00"}, {"duration_min": "NULL", "skill_level": "\\N"},
     ],
 }
 HOSTILE_ROWS["quiz.csv"] = [
@@ -246,6 +250,12 @@ def another_exporters_instant(text, form):
     if form == 3:
         return text[:10] + " " + text[11:19] + "+00"
     return t.astimezone(datetime.timezone(datetime.timedelta(hours=-5))).isoformat()
+
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from definitions.common import NULL_MARKERS, NULLABLE  # noqa: E402
+
+NULL_WORDS = sorted(NULL_MARKERS)
 
 
 def mess_csv(dest, rng, latin1=False):
@@ -300,6 +310,20 @@ def mess_csv(dest, rng, latin1=False):
                     for c in lists:
                         r[c] = json.dumps([x for x in r[c].split("|")] if r[c] else [])
                     counts["json-lists"] = counts.get("json-lists", 0) + 1
+                empty = [c for c in NULLABLE.get(name, ()) if c in header and r[header.index(c)] == ""]
+                if empty and k % 3 == 2:
+                    # As MySQL, SQL Server, R, pandas or a script write an absent value.
+                    r = list(r)
+                    for j, c in enumerate(empty):
+                        r[header.index(c)] = NULL_WORDS[(k + j) % len(NULL_WORDS)]
+                    counts["null-markers"] = counts.get("null-markers", 0) + len(empty)
+                if name == "sessions.csv" and k % 4 == 3:
+                    # As pandas writes an int column that has a blank: floats.
+                    r = list(r)
+                    for c in ("capacity", "duration_min"):
+                        if r[header.index(c)]:
+                            r[header.index(c)] += ".0"
+                    counts["integers-as-floats"] = counts.get("integers-as-floats", 0) + 1
                 if hostile and k % HOSTILE_EVERY[name][0] == HOSTILE_EVERY[name][1]:
                     r = list(r)
                     n = k // HOSTILE_EVERY[name][0]

@@ -16,6 +16,11 @@ enum ExportColumns {
         "sessions.csv": ["session_id", "sport", "creator_id", "occurs_at", "lat", "lon", "capacity"],
         "feedback.csv": ["user_id", "session_id", "answer"],
     ]
+    /// Columns where a null marker (`NullMarkers.words`) is read as an empty field: every
+    /// column but the ids. A required one is then missing (`missing-field`).
+    static let nullable: [String: [String]] = optional.merging([
+        "sessions.csv": ["sport", "occurs_at", "lat", "lon", "capacity"], "feedback.csv": ["answer"],
+    ]) { $0 + $1 }
 }
 
 extension CSVFile {

@@ -26,6 +26,8 @@ final class CSVFile: @unchecked Sendable {
     private(set) var columnCount = 0
     private(set) var headerLine = 1
     let limits: CSVLimits
+    /// The fields `forEachRow` read as absent (`NullMarkers`).
+    private(set) var nullMarkers = NullMarkers()
 
     init(_ url: URL, limits: CSVLimits = CSVLimits()) throws {
         self.url = url
@@ -237,6 +239,7 @@ extension CSVFile {
             var rec = CSVReader.Record()
             var n = 0
             let textColumns = text.compactMap { name in cols[name].map { (name, $0) } }
+            let nullable = (ExportColumns.nullable[name] ?? []).compactMap { name in cols[name].map { (name, $0) } }
             while reader.next(into: &rec) {
                 n += 1
                 let line = rec.line
@@ -253,6 +256,10 @@ extension CSVFile {
                     reject("bad-utf8", "column '\(name)' is not UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)) at byte \(at + 1) "
                         + "of the field): export the file as UTF-8 (user-data.md)")
                 } else {
+                    for (column, c) in nullable where NullMarkers.isMarker(rec.fields[c]) {
+                        nullMarkers.note(file: name, line: line, column: column, rec.fields[c])
+                        rec.fields[c] = UnsafeBufferPointer(start: nil, count: 0)
+                    }
                     try body(CSVRow(record: rec, columns: cols), reject)
                 }
                 rejects += rowRejects
@@ -335,6 +342,18 @@ enum Field {
             v = v * 10 + Int64(d)
         }
         return v
+    }
+
+    /// A whole number as `int` reads it, or with a fraction of zeros (`60.0`: pandas writes an
+    /// integer column that has a blank as floats, so one session without a duration turned
+    /// every other duration into a `bad-number` reject, and the night failed); `decimal` tells
+    /// which. `60.5`, `60.` and `6e1` are nil.
+    static func wholeNumber(_ b: UnsafeBufferPointer<UInt8>) -> (value: Int64, decimal: Bool)? {
+        let t = trimmed(b)
+        guard let point = t.firstIndex(of: 0x2E) else { return int(t).map { ($0, false) } }
+        let fraction = t[(point + 1)...]
+        guard !fraction.isEmpty, fraction.allSatisfy({ $0 == 0x30 }) else { return nil }
+        return int(UnsafeBufferPointer(rebasing: t[..<point])).map { ($0, true) }
     }
 
     /// A decimal number, or nil (absent when empty: check `isEmpty` first).

@@ -63,6 +63,7 @@ package struct PlaymateLoader {
         var rows: [String: Int] = [:]
         var bytes = 0
         var absentColumns: [String] = []
+        var opened: [CSVFile] = []
         func open(_ name: String) throws -> CSVFile {
             let url = dir.appendingPathComponent(name)
             guard FileIO.exists(url) else {
@@ -73,6 +74,7 @@ package struct PlaymateLoader {
             // The header read once ahead (its rules apply to each file as it is read below).
             _ = try f.header(required: [])
             if let note = f.absentColumns() { absentColumns.append(note) }
+            opened.append(f)
             return f
         }
 
@@ -146,6 +148,7 @@ package struct PlaymateLoader {
             guard let sport = Field.text(row["sport"]) else { reject("missing-field", "sport is empty"); return }
             guard sport.utf8.count <= 200 else { reject("bad-value", "sport is longer than 200 bytes"); return }
             guard let creatorID = Self.id(row["creator_id"], "creator_id", reject) else { return }
+            guard !Field.isEmpty(row["occurs_at"]) else { reject("missing-field", "occurs_at is empty"); return }
             let whenText = String(decoding: Field.trimmed(row["occurs_at"]), as: UTF8.self)
             guard let when = CivilTime.parseInstantRoundingUp(whenText) else {
                 reject("bad-date", "occurs_at '\(TonightError.quoted(whenText))' is not an ISO 8601 instant "
@@ -158,15 +161,18 @@ package struct PlaymateLoader {
                 reject("missing-field", "lat and lon are required"); return
             }
             guard let (la, lo) = coordinates(row["lat"], row["lon"], reject), let lat = la, let lon = lo else { return }
-            guard let capacity = Field.int(row["capacity"]), FieldRanges.capacity.contains(capacity) else {
+            guard !Field.isEmpty(row["capacity"]) else { reject("missing-field", "capacity is empty"); return }
+            guard let (capacity, capacityDecimal) = Field.wholeNumber(row["capacity"]), FieldRanges.capacity.contains(capacity) else {
                 reject("bad-number", "capacity must be an integer in \(FieldRanges.capacity.lowerBound)…\(FieldRanges.capacity.upperBound)"); return
             }
             var duration: Int?
+            var durationDecimal = false
             if !Field.isEmpty(row["duration_min"]) {
-                guard let d = Field.int(row["duration_min"]), FieldRanges.durationMin.contains(d) else {
+                guard let (d, decimal) = Field.wholeNumber(row["duration_min"]), FieldRanges.durationMin.contains(d) else {
                     reject("bad-number", "duration_min must be an integer in \(FieldRanges.durationMin.lowerBound)…\(FieldRanges.durationMin.upperBound)"); return
                 }
                 duration = Int(d)
+                durationDecimal = decimal
             }
             guard sessionIndex.insert(Field.trimmed(row["session_id"])) != nil else {
                 reject("duplicate-id", "session_id \(id) appears earlier; the first row is kept"); return
@@ -177,6 +183,7 @@ package struct PlaymateLoader {
                 id: id, sport: Self.sportKey(sport), sportLabel: sport, skillLevel: Field.text(row["skill_level"]),
                 creatorID: creatorID, creator: creator, occursAt: when, durationMin: duration, lat: lat, lon: lon,
                 locationName: Field.text(row["location_name"]), capacity: Int(capacity)))
+            if capacityDecimal || durationDecimal { counts["decimal-integer", default: 0] += 1 }
         }
         try RejectShare.check(maxRejectShare, stage: "load-playmate", sessionsFile, rows: rows["sessions.csv"]!, rejects: bad, before: rejects)
         rejects += bad
@@ -224,6 +231,7 @@ package struct PlaymateLoader {
         }
         for (k, v) in counts where v == 0 { counts[k] = nil }
         var examples: [String: [String]] = [:]
+        for file in opened { file.nullMarkers.record(counts: &counts, examples: &examples) }
         ExportDirectory.note(in: dir, known: Self.fileNames, counts: &counts, examples: &examples)
         ExportDirectory.note(absentColumns: absentColumns, counts: &counts, examples: &examples)
         return PlaymateExport(players: players, sessions: sessions, rejects: rejects, counts: counts, rows: rows, bytes: bytes,

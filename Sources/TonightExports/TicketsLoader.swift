@@ -185,6 +185,7 @@ package struct TicketsLoader {
             }
         }
         for (k, v) in counts where v == 0 { counts[k] = nil }
+        all.nullMarkers.record(counts: &counts, examples: &examples)
         ExportDirectory.note(in: dir, known: Self.fileNames, counts: &counts, examples: &examples)
         ExportDirectory.note(absentColumns: absentColumns, counts: &counts, examples: &examples)
         clock.lap("group")

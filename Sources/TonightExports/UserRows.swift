@@ -14,6 +14,8 @@ struct UserRows: Sendable {
     var lines: [Int] = []
     var rejects: [ExportReject] = []
     var rows = 0
+    /// Fields read as absent (`NullMarkers`), valid rows or not.
+    var nullMarkers = NullMarkers()
 
     /// Column positions (-1: the file has no such column).
     struct Columns {
@@ -52,6 +54,7 @@ struct UserRows: Sendable {
         maxPrice += other.maxPrice
         location += other.location
         lines += other.lines
+        nullMarkers.merge(other.nullMarkers)
     }
 
     static func read(_ f: CSVFile, part: CSVFile.Part, columns cols: [String: Int]) throws -> UserRows {
@@ -116,6 +119,14 @@ struct UserRows: Sendable {
         }
     }
 
+    /// `field`, or an empty field for a null marker (counted).
+    @inline(__always)
+    private mutating func present(_ field: UnsafeBufferPointer<UInt8>, _ column: String, _ line: Int) -> UnsafeBufferPointer<UInt8> {
+        guard NullMarkers.isMarker(field) else { return field }
+        nullMarkers.note(file: "users.csv", line: line, column: column, field)
+        return UnsafeBufferPointer(start: nil, count: 0)
+    }
+
     private mutating func reject(_ line: Int, _ reason: String, _ detail: String) {
         rejects.append(ExportReject(file: "users.csv", line: line, reason: reason, detail: detail))
     }
@@ -139,10 +150,13 @@ struct UserRows: Sendable {
             }
             return
         }
+        let latField = present(field(c.lat), "lat", line), lonField = present(field(c.lon), "lon", line)
+        let radiusField = present(field(c.radius), "radius_km", line), priceField = present(field(c.price), "max_price", line)
+        let zipField = present(field(c.zip), "home_zip", line)
         var la = Double.nan, lo = Double.nan
-        let hasLat = !Field.isEmpty(field(c.lat)), hasLon = !Field.isEmpty(field(c.lon))
+        let hasLat = !Field.isEmpty(latField), hasLon = !Field.isEmpty(lonField)
         if hasLat || hasLon {
-            guard hasLat && hasLon, let a = Field.double(field(c.lat)), let o = Field.double(field(c.lon)) else {
+            guard hasLat && hasLon, let a = Field.double(latField), let o = Field.double(lonField) else {
                 reject(line, "bad-number", "lat and lon must both be numbers")
                 return
             }
@@ -154,16 +168,16 @@ struct UserRows: Sendable {
             lo = o
         }
         var radius = Double.nan
-        if !Field.isEmpty(field(c.radius)) {
-            guard let r = Field.double(field(c.radius)), r > 0, r <= FieldRanges.radiusKm.upperBound else {
+        if !Field.isEmpty(radiusField) {
+            guard let r = Field.double(radiusField), r > 0, r <= FieldRanges.radiusKm.upperBound else {
                 reject(line, "bad-number", "radius_km must be a number in (0, \(Int(FieldRanges.radiusKm.upperBound))] km (\(Int(GeoGrid.halfCircumferenceKm)) or more reaches everywhere)")
                 return
             }
             radius = r
         }
         var price = Double.nan
-        if !Field.isEmpty(field(c.price)) {
-            guard let p = Field.double(field(c.price)), FieldRanges.maxPrice.contains(p) else {
+        if !Field.isEmpty(priceField) {
+            guard let p = Field.double(priceField), FieldRanges.maxPrice.contains(p) else {
                 reject(line, "bad-number", "max_price must be a number in [0, \(Int(FieldRanges.maxPrice.upperBound))]")
                 return
             }
@@ -181,7 +195,7 @@ struct UserRows: Sendable {
                 hashes.append(IDIndex.hash($0))
             }
         }
-        Field.appendText(field(c.zip), to: &zips)
+        Field.appendText(zipField, to: &zips)
         // Home ZIPs are placed once the rows are interned (`TicketsUserTable.geocode`).
         let place: TicketsUserTable.Location = la.isNaN ? .none : .coordinates
         lat.append(la)

@@ -33,7 +33,8 @@ import TonightBase
         return try loader.load(directory: directory(all))
     }
 
-    @Test(arguments: ["99999999999999999999", "1e15", "100000000", "40075.5", "0", "-5", "nan", "inf", "0x10", "1e400"])
+    /// (`nan` is a null marker, an absent radius: `NullMarkerTests`.)
+    @Test(arguments: ["99999999999999999999", "1e15", "100000000", "40075.5", "0", "-5", "-inf", "inf", "0x10", "1e400"])
     func radiusOutsideItsRangeIsRejected(_ radius: String) throws {
         let r = try Self.load(["users.csv": Self.users(["h,40,-74,\(radius),"])])
         #expect(r.rejects.map(\.reason) == ["bad-number"], "\(radius)")

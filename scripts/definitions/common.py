@@ -54,6 +54,28 @@ def exported_instant(text):
     return base + (1 if fraction and fraction.strip("0") else 0)
 
 
+# INPUTS.md: the words other exporters write for an absent value (pandas' default na_values and
+# MySQL's \N), read as an empty field in every column but the ids.
+NULL_MARKERS = frozenset([
+    "\\N", "NULL", "null", "NA", "N/A", "n/a", "#N/A", "#N/A N/A", "#NA", "<NA>", "NaN", "nan", "-NaN", "-nan",
+    "None", "1.#IND", "-1.#IND", "1.#QNAN", "-1.#QNAN", "undefined"])
+NULLABLE = {
+    "users.csv": ("home_zip", "lat", "lon", "radius_km", "max_price"),
+    "players.csv": ("birthday", "gender", "lat", "lon"),
+    "quiz.csv": ("lat", "lon", "play_sports", "avoid_sports", "genders", "age_groups"),
+    "sessions.csv": ("skill_level", "duration_min", "location_name", "sport", "occurs_at", "lat", "lon", "capacity"),
+    "feedback.csv": ("reason", "answer"),
+}
+
+
+def without_null_markers(name, row):
+    """`row` (a csv.DictReader row of export file `name`) with its null markers made empty."""
+    for column in NULLABLE.get(name, ()):
+        if (row.get(column) or "").strip(" \t") in NULL_MARKERS:
+            row[column] = ""
+    return row
+
+
 def dump(tonight, work, stage, table):
     out = subprocess.run([tonight, "runs", "dump", "--work", work, stage, table],
                          check=True, capture_output=True).stdout

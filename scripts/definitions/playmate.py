@@ -3,7 +3,7 @@ tie-break and feedback."""
 import collections, csv, datetime, functools, json, os, re, unicodedata
 
 from .feed import clean as feed_text
-from .common import NEAR_TIE, km, instant, exported_instant, published, same_number, valid_id, number
+from .common import NEAR_TIE, km, instant, exported_instant, published, same_number, valid_id, number, without_null_markers
 
 SESSIONS_RADIUS_KM = 80.4672
 SESSIONS_SIZE = 8
@@ -13,7 +13,14 @@ AGE_GROUPS = ((12, "Under 12"), (18, "12-17"), (25, "18-24"), (35, "25-34"), (45
 
 
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z", re.ASCII)
-INTEGER = re.compile(r"[0-9]{1,18}\Z", re.ASCII)
+# INPUTS.md: an integer, or one with a fraction of zeros as pandas writes an int column that
+# has a blank (`60.0`).
+INTEGER = re.compile(r"[0-9]{1,18}(?:\.0+)?\Z", re.ASCII)
+
+
+def whole(text):
+    """The value of a text that INTEGER matches."""
+    return int(text.strip(" \t").split(".")[0])
 
 
 def clean(text):
@@ -44,7 +51,7 @@ class Playmate:
                 return []
             # A byte that is not UTF-8 (a Latin-1 exporter's) kept as a lone surrogate.
             with open(path, newline="", encoding="utf-8-sig", errors="surrogateescape") as f:
-                return list(csv.DictReader(f))
+                return [without_null_markers(name, r) for r in csv.DictReader(f)]
 
         def not_utf8(r, *columns):
             """user-data.md: the files are UTF-8; the stage rejects a row whose free text is not."""
@@ -134,9 +141,9 @@ class Playmate:
             if lat is None or lon is None or not -90 <= lat <= 90 or not -180 <= lon <= 180:
                 return None
             capacity, duration = (r.get("capacity") or "").strip(" \t"), (r.get("duration_min") or "").strip(" \t")
-            if not INTEGER.match(capacity) or not 1 <= int(capacity) <= 1000:
+            if not INTEGER.match(capacity) or not 1 <= whole(capacity) <= 1000:
                 return None
-            if duration and (not INTEGER.match(duration) or not 0 <= int(duration) <= 1440):
+            if duration and (not INTEGER.match(duration) or not 0 <= whole(duration) <= 1440):
                 return None
             return sid
 
@@ -148,8 +155,8 @@ class Playmate:
                 "id": r["session_id"].strip(), "key": sport_key(clean(r["sport"])), "label": clean(r["sport"]),
                 "skill": clean(r.get("skill_level")), "location": clean(r.get("location_name")),
                 "creator": r["creator_id"].strip(), "occurs": exported_instant(r["occurs_at"].strip(" \t")),
-                "duration": int(r["duration_min"]) if (r.get("duration_min") or "").strip() else 0,
-                "place": (float(r["lat"]), float(r["lon"])), "capacity": int(r["capacity"]),
+                "duration": whole(r["duration_min"]) if (r.get("duration_min") or "").strip() else 0,
+                "place": (float(r["lat"]), float(r["lon"])), "capacity": whole(r["capacity"]),
                 "members": {r["creator_id"].strip()}}
         for r in rows("session_players.csv"):
             # user-data.md: a reference to an unknown player (none by that id, or its row

@@ -3,7 +3,7 @@ and the world they are computed from."""
 import bisect, collections, csv, datetime, json, math, os
 import xml.etree.ElementTree as ET
 
-from .common import NEAR_TIE, EARTH_RADIUS_KM, km, instant, dump, zip5, geotable, exact_point, same_number, valid_id, number
+from .common import NEAR_TIE, EARTH_RADIUS_KM, km, instant, dump, zip5, geotable, exact_point, same_number, valid_id, number, without_null_markers
 
 # recommendations.md defaults.
 HORIZON_DAYS = 60
@@ -99,6 +99,7 @@ class World:
         self.venue_points = venues
         with open(os.path.join(args.inputs, "tickets", "users.csv"), newline="", encoding="utf-8-sig", errors="surrogateescape") as f:
             for row in csv.DictReader(f):
+                row = without_null_markers("users.csv", row)
                 user = self.user_row(row)
                 if user is not None:
                     uid, place, radius, price = user
