@@ -34,8 +34,9 @@ sessions' `occurs_at` as other exporters write the same instant (JavaScript's `.
 Python's `+00:00`, PostgreSQL's space and `+00`, a -05:00 offset: `occurs-at-forms`), and one
 quiz row in three with its lists as JSON arrays (`["Tennis","Golf"]`: `json-lists`), the empty
 optional fields of one row in three as a null marker (`\\N`, `NULL`, `NA`, `None`, …:
-`null-markers`) and one session in four with its integers as pandas' floats (`4.0`:
-`integers-as-floats`). No published
+`null-markers`), one session in four with its integers as pandas' floats (`4.0`:
+`integers-as-floats`), and the genders and age groups of one player and quiz row in five
+in upper or lower case with en dashes (`NON–BINARY`, `12–17`: `respelt-values`). No published
 byte may change for that alone: with --csv-only the feed and the affinity file are copied
 as they are, and the night's content hash must be the clean night's. Without --csv-only, a
 few rows are also written as a Latin-1 exporter would: one session in 211 with its
@@ -304,6 +305,14 @@ def mess_csv(dest, rng, latin1=False):
                     r = list(r)
                     r[when] = another_exporters_instant(r[when], k % 5)
                     counts["occurs-at-forms"] = counts.get("occurs-at-forms", 0) + 1
+                if name in ("players.csv", "quiz.csv") and k % 5 == 4:
+                    # As an enum column's export or a spreadsheet's autocorrect writes the
+                    # app's values: another case, an en dash.
+                    r = list(r)
+                    for c in ("gender", "genders", "age_groups"):
+                        if c in header:
+                            r[header.index(c)] = (r[header.index(c)].upper() if k % 2 else r[header.index(c)].lower()).replace("-", "\u2013")
+                    counts["respelt-values"] = counts.get("respelt-values", 0) + 1
                 if lists and k % 3 == 1:
                     # As Parse's array columns export: a JSON array of strings for `a|b`.
                     r = list(r)

@@ -28,6 +28,28 @@ package struct PlaymateLoader {
     static let genders: Set<String> = ["Female", "Male", "Non-binary"]
     static let ageGroups: Set<String> = ["Under 12", "12-17", "18-24", "25-34", "35-44", "45-54", "55-64", "65-74", "75+"]
 
+    /// The app's spelling of a gender or an age group written in another case or with another
+    /// dash (`female`, `NON-BINARY`, `under 12`, `12–17` with an en dash, as an export of an
+    /// enum column or a spreadsheet's autocorrect writes them), or nil. Until 2026-11-28 such a
+    /// player's gender was a `bad-value` reject (the night failed when most were so written)
+    /// and such a quiz answer matched nobody (`quiz-unknown-value`). Counted `value-spelling`.
+    static func appSpelling(_ value: String, of names: Set<String>) -> String? {
+        let key = spellingKey(value)
+        return names.first { spellingKey($0) == key }
+    }
+
+    /// Lower case, every dash and hyphen (U+2010…U+2015, U+2212, U+FE63, U+FF0D) as `-`.
+    private static func spellingKey(_ s: String) -> String {
+        var out = String.UnicodeScalarView()
+        for u in s.lowercased().unicodeScalars {
+            switch u.value {
+            case 0x2010...0x2015, 0x2212, 0xFE63, 0xFF0D: out.append("-")
+            default: out.append(u)
+            }
+        }
+        return String(out)
+    }
+
     package init(runDate: Int) {
         self.runDate = runDate
     }
@@ -97,8 +119,14 @@ package struct PlaymateLoader {
                 }
                 birthday = d
             }
-            let gender = Field.text(row["gender"])
-            if let g = gender, !Self.genders.contains(g) { reject("bad-value", "gender '\(g)' is not Female, Male or Non-binary"); return }
+            var gender = Field.text(row["gender"])
+            if let g = gender, !Self.genders.contains(g) {
+                guard let app = Self.appSpelling(g, of: Self.genders) else {
+                    reject("bad-value", "gender '\(g)' is not Female, Male or Non-binary"); return
+                }
+                gender = app
+                counts["value-spelling", default: 0] += 1
+            }
             guard let (lat, lon) = coordinates(row["lat"], row["lon"], reject) else { return }
             guard index.insert(Field.trimmed(row["user_id"])) != nil else {
                 reject("duplicate-id", "user_id \(id) appears earlier; the first row is kept"); return
@@ -125,7 +153,14 @@ package struct PlaymateLoader {
             let idBytes = Field.trimmed(row["user_id"])
             guard let (lat, lon) = coordinates(row["lat"], row["lon"], reject) else { return }
             guard let p = index.find(idBytes) else { counts["quiz-unknown-user", default: 0] += 1; return }
-            let genders = list("genders"), ages = list("age_groups")
+            func values(_ name: String, _ names: Set<String>) -> [String] {
+                list(name).map { v in
+                    guard !names.contains(v), let app = Self.appSpelling(v, of: names) else { return v }
+                    counts["value-spelling", default: 0] += 1
+                    return app
+                }
+            }
+            let genders = values("genders", Self.genders), ages = values("age_groups", Self.ageGroups)
             let unknownValues = genders.filter { !Self.genders.contains($0) }.count + ages.filter { !Self.ageGroups.contains($0) }.count
             if unknownValues > 0 { counts["quiz-unknown-value", default: 0] += unknownValues }
             if players[Int(p)].quiz != nil { counts["quiz-duplicate", default: 0] += 1 }

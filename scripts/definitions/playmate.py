@@ -23,6 +23,17 @@ def whole(text):
     return int(text.strip(" \t").split(".")[0])
 
 
+GENDERS = ("Female", "Male", "Non-binary")
+DASHES = dict.fromkeys([*range(0x2010, 0x2016), 0x2212, 0xFE63, 0xFF0D], "-")
+
+
+def app_spelling(value, names):
+    """INPUTS.md: a gender or age group in another case or with another dash is the app's
+    spelling of it (`female`, `12–17`); the value itself when it is none."""
+    key = value.lower().translate(DASHES)
+    return next((n for n in names if n.lower().translate(DASHES) == key), value)
+
+
 def clean(text):
     """feed.md's text rule, as the exports use it: trimmed of Unicode white space (not
     Python's `str.strip` set, which also takes U+001C to U+001F), NFC, empty is absent."""
@@ -78,10 +89,14 @@ class Playmate:
         def player_row(r):
             """players.csv by user-data.md's and INPUTS.md's rules: (id, origin or None), or
             None for a rejected row (a bad id; coordinates that are not two numbers in range;
-            a birthday that is not a real YYYY-MM-DD from 1900-01-01 to the run date)."""
+            a birthday that is not a real YYYY-MM-DD from 1900-01-01 to the run date; a gender
+            that is not one of the app's, in any case)."""
             uid = valid_id(r.get("user_id") or "")
             origin, ok = origin_of(r)
             if not ok:
+                return None
+            gender = clean(r.get("gender"))
+            if gender is not None and app_spelling(gender, GENDERS) not in GENDERS:
                 return None
             birthday = (r.get("birthday") or "").strip(" \t")
             if birthday:
@@ -99,7 +114,7 @@ class Playmate:
             if row is None:
                 continue
             self.players[row[0]] = {
-                "gender": clean(r.get("gender")), "age": age_group(r.get("birthday")),
+                "gender": app_spelling(clean(r.get("gender")) or "", GENDERS) or None, "age": age_group(r.get("birthday")),
                 "origin": row[1],
                 "play": set(), "avoid": set(), "genders": set(), "ages": set(), "declined": set()}
         for r in rows("quiz.csv"):
@@ -124,8 +139,8 @@ class Playmate:
                 p["origin"] = origin
             p["play"] = {sport_key(x) for x in items("play_sports")}
             p["avoid"] = {sport_key(x) for x in items("avoid_sports")}
-            p["genders"] = set(items("genders"))
-            p["ages"] = set(items("age_groups"))
+            p["genders"] = {app_spelling(x, GENDERS) for x in items("genders")}
+            p["ages"] = {app_spelling(x, [name for (_, name) in AGE_GROUPS]) for x in items("age_groups")}
         def session_row(r):
             """sessions.csv by user-data.md's and INPUTS.md's rules, or None for a rejected row:
             ids; a sport (at most 200 bytes); `occurs_at` a real instant from 2000 to 2099
