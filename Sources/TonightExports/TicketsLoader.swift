@@ -130,6 +130,7 @@ package struct TicketsLoader {
         var users = TicketsUserTable(ids: index, rows: all, skipping: duplicates)
         let faults = users.geocode(with: points)
         if faults.unplacedZIPs > 0 { counts["ungeocoded-zip"] = faults.unplacedZIPs }
+        if faults.decimalZIPs > 0 { counts["zip-as-decimal"] = faults.decimalZIPs }
         var examples: [String: [String]] = [:]
         if !faults.zerosLost.isEmpty {
             counts["zip-leading-zeros-lost"] = faults.zerosLost.count

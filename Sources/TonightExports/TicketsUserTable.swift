@@ -117,6 +117,8 @@ package struct TicketsUserTable: Sendable {
         /// way round puts the eastern US in Antarctica; the western half is out of range, a
         /// reject). Counted, not repaired: which rows are wrong is a guess.
         var swapped: [Int] = []
+        /// Home ZIPs written as floats and placed by their digits (`zip-as-decimal`).
+        var decimalZIPs = 0
     }
 
     /// Places users without coordinates at their home ZIP's internal point (`postal`), and
@@ -135,13 +137,19 @@ package struct TicketsUserTable: Sendable {
                         faults.swapped.append(i)
                     }
                 case .none where !zips.isEmpty(i):
-                    if let point = zips.withBytes(of: i, { points.point(zipBytes: $0) }) {
+                    let (point, decimal) = zips.withBytes(of: i) { b -> ((lat: Double, lon: Double)?, Bool) in
+                        if let p = points.point(zipBytes: b) { return (p, false) }
+                        guard let digits = Self.decimalZIP(b) else { return (nil, false) }
+                        return (points.point(zipBytes: digits), true)
+                    }
+                    if let point {
                         lat[i] = point.lat
                         lon[i] = point.lon
                         location[i] = .postal
+                        if decimal { faults.decimalZIPs += 1 }
                     } else {
                         faults.unplacedZIPs += 1
-                        if zips.withBytes(of: i, { Self.lostLeadingZeros($0, in: points) }) { faults.zerosLost.append(i) }
+                        if zips.withBytes(of: i, { Self.lostLeadingZeros(Self.decimalZIP($0) ?? $0, in: points) }) { faults.zerosLost.append(i) }
                     }
                 default:
                     break
@@ -150,7 +158,7 @@ package struct TicketsUserTable: Sendable {
             return faults
         }
         return PlaceFaults(unplacedZIPs: found.reduce(0) { $0 + $1.unplacedZIPs }, zerosLost: found.flatMap(\.zerosLost),
-                           swapped: found.flatMap(\.swapped))
+                           swapped: found.flatMap(\.swapped), decimalZIPs: found.reduce(0) { $0 + $1.decimalZIPs })
     }
 
     /// User `i` for a report: the id quoted (it may hold anything printable) and what is shown
@@ -162,6 +170,16 @@ package struct TicketsUserTable: Sendable {
     /// User `i`'s home ZIP as given.
     func homeZip(_ i: Int) -> String {
         zips.withBytes(of: i) { TonightError.quoted($0, limit: 16) }
+    }
+
+    /// The digits of a home ZIP written as a float (`10007.0`, `2134.0`: pandas writes a ZIP
+    /// column that has a blank as floats), or nil. Before 2026-11-28 every such user was
+    /// unplaced (`ungeocoded-zip`), so every event was in their reach.
+    static func decimalZIP(_ b: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        let t = Field.trimmed(b)
+        guard let point = t.firstIndex(of: 0x2E), point > 0, point + 1 < t.count, t[..<point].allSatisfy({ $0 &- 0x30 < 10 }),
+              t[(point + 1)...].allSatisfy({ $0 == 0x30 }) else { return nil }
+        return UnsafeBufferPointer(rebasing: t[..<point])
     }
 
     /// Whether a home ZIP that is not a ZIP is one with its leading zeros lost, as a

@@ -51,6 +51,20 @@ import TonightGeo
         #expect(r.rejects.isEmpty)
     }
 
+    /// pandas writes a ZIP column that has a blank as floats: `10007.0` is ZIP 10007 (counted
+    /// `zip-as-decimal`); `2134.0` is a ZIP with its leading zeros lost, as `2134` is. Before,
+    /// every such user was unplaced (every event in reach).
+    @Test func zipsWrittenAsFloatsArePlaced() throws {
+        let r = try loader.load(directory: directory([
+            "users.csv": "user_id,home_zip\nu1,02134.0\nu2, 10007.00 \nu3,2134.0\nu4,10007.5\nu5,10007.\nu6,.0\nu7,10007-1234.0\nu8,100071234.0\n",
+            "favorites.csv": "user_id,artist_id\n", "follows.csv": "user_id,event_id\n",
+        ]))
+        #expect(r.users.records.map(\.location) == ["postal", "postal", "none", "none", "none", "none", "none", "postal"])
+        #expect(r.users.records[1].lat == r.users.records[7].lat && r.users.records[1].lat != nil)
+        #expect(r.counts["zip-as-decimal"] == 3 && r.counts["ungeocoded-zip"] == 5, "\(r.counts)")
+        #expect(r.counts["zip-leading-zeros-lost"] == 1 && r.examples["zip-leading-zeros-lost"] == ["u3 (home_zip 2134.0)"])
+    }
+
     /// `lat` and `lon` written the wrong way round: for the eastern half of the US that is a
     /// valid point in Antarctica (Boston: −71.06, 42.36), accepted and placed where no event
     /// ever is. Such rows are counted (`coordinates-swapped`: far from every US ZIP, near one

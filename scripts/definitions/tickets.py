@@ -1,6 +1,6 @@
 """recommendations.md's Tickets Tonight lists (explore, feed, tonight), the most direct way,
 and the world they are computed from."""
-import bisect, collections, csv, datetime, json, math, os
+import bisect, collections, csv, datetime, json, math, os, re
 import xml.etree.ElementTree as ET
 
 from .common import NEAR_TIE, EARTH_RADIUS_KM, km, instant, dump, zip5, geotable, exact_point, same_number, valid_id, number, without_null_markers
@@ -104,7 +104,8 @@ class World:
                 if user is not None:
                     uid, place, radius, price = user
                     if place is None and row.get("home_zip"):
-                        z = zip5(row["home_zip"])
+                        # INPUTS.md: a ZIP written as a float (`10007.0`) is its digits.
+                        z = zip5(row["home_zip"]) or zip5(re.sub(r"^([ \t]*[0-9]+)\.0+([ \t]*)$", r"\1\2", row["home_zip"]))
                         place = zips.get(z) if z else None
                     self.users[uid] = {
                         "place": place, "radius": RADIUS_KM if radius is None else radius, "maxPrice": price,
