@@ -34,8 +34,9 @@ sessions' `occurs_at` as other exporters write the same instant (JavaScript's `.
 Python's `+00:00`, PostgreSQL's space and `+00`, a -05:00 offset: `occurs-at-forms`), and one
 quiz row in three with its lists as JSON arrays (`["Tennis","Golf"]`: `json-lists`), the empty
 optional fields of one row in three as a null marker (`\\N`, `NULL`, `NA`, `None`, …:
-`null-markers`), one session in four with its integers and one user in six with a home ZIP
-as pandas' floats (`4.0`, `10007.0`: `integers-as-floats`, `zips-as-floats`), and the genders and age groups of one player and quiz row in five
+`null-markers`), one session in four with its integers, one user in six with a home ZIP and one favourite in
+seven as pandas' floats (`4.0`, `10007.0`, `123.0`: `integers-as-floats`, `zips-as-floats`,
+`ids-as-floats`), and the genders and age groups of one player and quiz row in five
 in upper or lower case with en dashes (`NON–BINARY`, `12–17`: `respelt-values`). No published
 byte may change for that alone: with --csv-only the feed and the affinity file are copied
 as they are, and the night's content hash must be the clean night's. Without --csv-only, a
@@ -326,6 +327,10 @@ def mess_csv(dest, rng, latin1=False):
                     for j, c in enumerate(empty):
                         r[header.index(c)] = NULL_WORDS[(k + j) % len(NULL_WORDS)]
                     counts["null-markers"] = counts.get("null-markers", 0) + len(empty)
+                if name == "favorites.csv" and k % 7 == 3:
+                    r = list(r)
+                    r[header.index("artist_id")] += ".0"
+                    counts["ids-as-floats"] = counts.get("ids-as-floats", 0) + 1
                 if name == "users.csv" and k % 6 == 5 and r[header.index("home_zip")].isdigit():
                     # As pandas writes a ZIP column that has a blank: a float.
                     r = list(r)

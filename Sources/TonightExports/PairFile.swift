@@ -25,6 +25,8 @@ struct PairFile: Sendable {
     var rows = 0
     var unknownUsers = 0
     var unknownValues = 0
+    /// Integer ids written with a fraction of zeros (`123.0`, `Field.wholeNumber`).
+    var decimalValues = 0
 
     /// Where a file's rows are cut into parts for the cores, and how its fields are read.
     struct Layout: Sendable {
@@ -57,6 +59,7 @@ struct PairFile: Sendable {
             out.rows += r.rows
             out.unknownUsers += r.unknownUsers
             out.unknownValues += r.unknownValues
+            out.decimalValues += r.decimalValues
         }
         return out
     }
@@ -159,11 +162,16 @@ struct PairRowReader {
             }
             value = e
         case .integerID:
-            guard let a = Field.int(valueBytes) else {
+            if let a = Field.int(valueBytes) {
+                value = UInt64(bitPattern: a)
+            } else if let (a, _) = Field.wholeNumber(valueBytes) {
+                // pandas writes an int column that has a blank (a left join's) as floats.
+                value = UInt64(bitPattern: a)
+                out.decimalValues += 1
+            } else {
                 reject(line, "bad-id", "\(layout.valueColumn) '\(String(decoding: valueBytes, as: UTF8.self))' is not an integer id")
                 return
             }
-            value = UInt64(bitPattern: a)
         case .index:
             guard let v = values.find(valueBytes) else {
                 // An id that is not an id is a reject; a valid one is an unknown reference.

@@ -175,6 +175,7 @@ package struct TicketsLoader {
             rows[file.name] = fileRows
             rejects += fileRejects
             counts["unknown-user", default: 0] += parts.reduce(0) { $0 + $1.unknownUsers }
+            counts["decimal-integer", default: 0] += parts.reduce(0) { $0 + $1.decimalValues }
             counts[unknownNames[i], default: 0] += parts.reduce(0) { $0 + $1.unknownValues }
             let (lists, duplicates) = UserLists.grouping(parts, users: users.count)
             switch i {

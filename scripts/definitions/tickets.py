@@ -120,11 +120,13 @@ class World:
                 for row in csv.DictReader(f):
                     if valid_id(row["user_id"]) is None or valid_id(row[field]) is None:
                         continue  # bad-id: the row is rejected
+                    if into == "favorites" and not re.fullmatch(r"[ \t]*[0-9]{1,18}(?:\.0+)?[ \t]*", row[field]):
+                        continue  # bad-id: not an integer (INPUTS.md: `123.0` is one, as pandas writes it)
                     u = self.users.get(valid_id(row["user_id"]))
                     if u is None:
                         continue  # unknown-user (no row in users.csv, or its row rejected): ignored
                     if into == "favorites":
-                        a = int(row[field])
+                        a = int(row[field].strip(" \t").split(".")[0])
                         if a in self.artists:
                             # recommendations.md: "how many users favour them" (user-data.md:
                             # a favourite of an unknown user is counted and ignored).
