@@ -37,7 +37,8 @@ optional fields of one row in three as a null marker (`\\N`, `NULL`, `NA`, `None
 `null-markers`), one session in four with its integers, one user in six with a home ZIP and one favourite in
 seven as pandas' floats (`4.0`, `10007.0`, `123.0`: `integers-as-floats`, `zips-as-floats`,
 `ids-as-floats`), and the genders and age groups of one player and quiz row in five
-in upper or lower case with en dashes (`NON–BINARY`, `12–17`: `respelt-values`). No published
+in upper or lower case with en dashes (`NON–BINARY`, `12–17`: `respelt-values`), and one
+row in nine without coordinates at 0, 0 (`null-island`). No published
 byte may change for that alone: with --csv-only the feed and the affinity file are copied
 as they are, and the night's content hash must be the clean night's. Without --csv-only, a
 few rows are also written as a Latin-1 exporter would: one session in 211 with its
@@ -320,6 +321,11 @@ def mess_csv(dest, rng, latin1=False):
                     for c in lists:
                         r[c] = json.dumps([x for x in r[c].split("|")] if r[c] else [])
                     counts["json-lists"] = counts.get("json-lists", 0) + 1
+                if "lat" in header and "lon" in header and k % 9 == 4 and not r[header.index("lat")] and not r[header.index("lon")]:
+                    # As an exporter whose coordinate columns turned nulls into zeros writes no place.
+                    r = list(r)
+                    r[header.index("lat")], r[header.index("lon")] = "0", "0.0"
+                    counts["null-island"] = counts.get("null-island", 0) + 1
                 empty = [c for c in NULLABLE.get(name, ()) if c in header and r[header.index(c)] == ""]
                 if empty and k % 3 == 2:
                     # As MySQL, SQL Server, R, pandas or a script write an absent value.

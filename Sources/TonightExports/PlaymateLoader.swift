@@ -127,7 +127,7 @@ package struct PlaymateLoader {
                 gender = app
                 counts["value-spelling", default: 0] += 1
             }
-            guard let (lat, lon) = coordinates(row["lat"], row["lon"], reject) else { return }
+            guard let (lat, lon) = coordinates(row["lat"], row["lon"], reject, counts: &counts) else { return }
             guard index.insert(Field.trimmed(row["user_id"])) != nil else {
                 reject("duplicate-id", "user_id \(id) appears earlier; the first row is kept"); return
             }
@@ -151,7 +151,7 @@ package struct PlaymateLoader {
             }
             guard Self.id(row["user_id"], "user_id", reject) != nil else { return }
             let idBytes = Field.trimmed(row["user_id"])
-            guard let (lat, lon) = coordinates(row["lat"], row["lon"], reject) else { return }
+            guard let (lat, lon) = coordinates(row["lat"], row["lon"], reject, counts: &counts) else { return }
             guard let p = index.find(idBytes) else { counts["quiz-unknown-user", default: 0] += 1; return }
             func values(_ name: String, _ names: Set<String>) -> [String] {
                 list(name).map { v in
@@ -195,7 +195,10 @@ package struct PlaymateLoader {
             guard !Field.isEmpty(row["lat"]), !Field.isEmpty(row["lon"]) else {
                 reject("missing-field", "lat and lon are required"); return
             }
-            guard let (la, lo) = coordinates(row["lat"], row["lon"], reject), let lat = la, let lon = lo else { return }
+            guard let (la, lo) = coordinates(row["lat"], row["lon"], reject, counts: &counts) else { return }
+            guard let lat = la, let lon = lo else {
+                reject("bad-coordinates", "lat 0, lon 0: \(NullIsland.words) (a session's place is required)"); return
+            }
             guard !Field.isEmpty(row["capacity"]) else { reject("missing-field", "capacity is empty"); return }
             guard let (capacity, capacityDecimal) = Field.wholeNumber(row["capacity"]), FieldRanges.capacity.contains(capacity) else {
                 reject("bad-number", "capacity must be an integer in \(FieldRanges.capacity.lowerBound)…\(FieldRanges.capacity.upperBound)"); return
@@ -295,9 +298,11 @@ package struct PlaymateLoader {
         return nil
     }
 
-    /// Optional coordinates: both or neither, numbers in range; nil after a reject.
+    /// Optional coordinates: both or neither, numbers in range; nil after a reject. 0, 0 (`NullIsland`)
+    /// is none, counted in `counts`.
     private func coordinates(
-        _ latField: UnsafeBufferPointer<UInt8>, _ lonField: UnsafeBufferPointer<UInt8>, _ reject: (String, String) -> Void
+        _ latField: UnsafeBufferPointer<UInt8>, _ lonField: UnsafeBufferPointer<UInt8>, _ reject: (String, String) -> Void,
+        counts: inout [String: Int]
     ) -> (Double?, Double?)? {
         let hasLat = !Field.isEmpty(latField), hasLon = !Field.isEmpty(lonField)
         guard hasLat || hasLon else { return (nil, nil) }
@@ -308,6 +313,10 @@ package struct PlaymateLoader {
         guard FieldRanges.latitude.contains(la), FieldRanges.longitude.contains(lo) else {
             reject("bad-coordinates", "lat \(la), lon \(lo) out of range")
             return nil
+        }
+        if NullIsland.holds(la, lo) {
+            counts[NullIsland.warning, default: 0] += 1
+            return (nil, nil)
         }
         return (la, lo)
     }

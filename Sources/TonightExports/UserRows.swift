@@ -16,6 +16,8 @@ struct UserRows: Sendable {
     var rows = 0
     /// Fields read as absent (`NullMarkers`), valid rows or not.
     var nullMarkers = NullMarkers()
+    /// Rows whose coordinates are 0, 0 (`NullIsland`), read as none.
+    var nullIslands = 0
 
     /// Column positions (-1: the file has no such column).
     struct Columns {
@@ -55,6 +57,7 @@ struct UserRows: Sendable {
         location += other.location
         lines += other.lines
         nullMarkers.merge(other.nullMarkers)
+        nullIslands += other.nullIslands
     }
 
     static func read(_ f: CSVFile, part: CSVFile.Part, columns cols: [String: Int]) throws -> UserRows {
@@ -164,8 +167,12 @@ struct UserRows: Sendable {
                 reject(line, "bad-coordinates", "lat \(a), lon \(o) out of range")
                 return
             }
-            la = a
-            lo = o
+            if NullIsland.holds(a, o) {
+                nullIslands += 1
+            } else {
+                la = a
+                lo = o
+            }
         }
         var radius = Double.nan
         if !Field.isEmpty(radiusField) {

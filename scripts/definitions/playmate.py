@@ -84,6 +84,8 @@ class Playmate:
             a, o = number(lat), number(lon)
             if a is None or o is None or not -90 <= a <= 90 or not -180 <= o <= 180:
                 return None, False
+            if a == 0 and o == 0:
+                return None, True  # INPUTS.md: null island, an exporter's zeros for no place
             return (a, o), True
 
         def player_row(r):
@@ -153,7 +155,7 @@ class Playmate:
             if when is None or not instant("2000-01-01T00:00:00Z") <= when <= instant("2099-12-31T23:59:59Z"):
                 return None
             lat, lon = number(r.get("lat") or ""), number(r.get("lon") or "")
-            if lat is None or lon is None or not -90 <= lat <= 90 or not -180 <= lon <= 180:
+            if lat is None or lon is None or not -90 <= lat <= 90 or not -180 <= lon <= 180 or (lat == 0 and lon == 0):
                 return None
             capacity, duration = (r.get("capacity") or "").strip(" \t"), (r.get("duration_min") or "").strip(" \t")
             if not INTEGER.match(capacity) or not 1 <= whole(capacity) <= 1000:

@@ -151,7 +151,7 @@ class World:
             lat, lon = number(texts["lat"]), number(texts["lon"])
             if lat is None or lon is None or not -90 <= lat <= 90 or not -180 <= lon <= 180:
                 return None
-            place = (lat, lon)
+            place = None if lat == 0 and lon == 0 else (lat, lon)  # INPUTS.md: null island is no place
         radius = price = None
         if texts["radius_km"]:
             radius = number(texts["radius_km"])
