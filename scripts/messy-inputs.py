@@ -38,7 +38,8 @@ optional fields of one row in three as a null marker (`\\N`, `NULL`, `NA`, `None
 seven as pandas' floats (`4.0`, `10007.0`, `123.0`: `integers-as-floats`, `zips-as-floats`,
 `ids-as-floats`), and the genders and age groups of one player and quiz row in five
 in upper or lower case with en dashes (`NON–BINARY`, `12–17`: `respelt-values`), and one
-row in nine without coordinates at 0, 0 (`null-island`). No published
+row in nine without coordinates at 0, 0 (`null-island`), and one quiz row in seven with its lists
+separated by `, ` or `;` (`list-separators`). No published
 byte may change for that alone: with --csv-only the feed and the affinity file are copied
 as they are, and the night's content hash must be the clean night's. Without --csv-only, a
 few rows are also written as a Latin-1 exporter would: one session in 211 with its
@@ -315,6 +316,12 @@ def mess_csv(dest, rng, latin1=False):
                         if c in header:
                             r[header.index(c)] = (r[header.index(c)].upper() if k % 2 else r[header.index(c)].lower()).replace("-", "\u2013")
                     counts["respelt-values"] = counts.get("respelt-values", 0) + 1
+                if lists and k % 7 == 6 and k % 3 != 1:
+                    # A list typed in a spreadsheet: `Tennis, Golf` or `Tennis;Golf`.
+                    r = list(r)
+                    for c in lists:
+                        r[c] = r[c].replace("|", ", " if k % 2 else ";")
+                    counts["list-separators"] = counts.get("list-separators", 0) + 1
                 if lists and k % 3 == 1:
                     # As Parse's array columns export: a JSON array of strings for `a|b`.
                     r = list(r)

@@ -147,7 +147,14 @@ package struct PlaymateLoader {
                     counts["quiz-json-list", default: 0] += 1
                     return items.compactMap { TextNormalizer.clean($0) }
                 }
-                return text.unicodeScalars.split(separator: "|").compactMap { TextNormalizer.clean(String($0)) }
+                // `Tennis, Golf` or `Tennis;Golf` (a list typed in a spreadsheet) is two items too:
+                // read as one, it was a sport no session has. Counted. (Bracketed text that is no
+                // JSON array stays as it was.)
+                let bracketed = text.hasPrefix("[") && text.hasSuffix("]")
+                let separators: Set<Unicode.Scalar> = !bracketed && text.unicodeScalars.contains { $0 == "," || $0 == ";" }
+                    ? ["|", ",", ";"] : ["|"]
+                if separators.count > 1 { counts["quiz-list-separator", default: 0] += 1 }
+                return text.unicodeScalars.split(whereSeparator: separators.contains).compactMap { TextNormalizer.clean(String($0)) }
             }
             guard Self.id(row["user_id"], "user_id", reject) != nil else { return }
             let idBytes = Field.trimmed(row["user_id"])

@@ -21,6 +21,15 @@ import Testing
         #expect(plain.quiz == r.quiz && plain.counts["quiz-json-list"] == nil)
     }
 
+    /// A list typed in a spreadsheet, `Tennis, Golf` or `Tennis;Golf`, is two items, counted.
+    @Test(arguments: ["Tennis, Golf", "Tennis;Golf", " Tennis ; Golf|", "Tennis|Golf,"])
+    func commasAndSemicolonsSeparateItems(_ field: String) throws {
+        let r = try Self.quiz("\"\(field)\",,\"Female, Male\",18-24;25-34")
+        #expect(r.quiz?.playSports == ["Tennis", "Golf"].map(PlaymateLoader.sportKey), "\(String(describing: r.quiz))")
+        #expect(r.quiz?.genders == ["Female", "Male"] && r.quiz?.ageGroups == ["18-24", "25-34"])
+        #expect(r.counts["quiz-list-separator"] == 3 && r.counts["quiz-unknown-value"] == nil, "\(r.counts)")
+    }
+
     /// Only an array of strings is a list; anything else is read as before, one item.
     @Test(arguments: [#""[Tennis]""#, #""[""Tennis"", 3]""#, #""[""Tennis""""#, #""{""a"": ""Tennis""}""#])
     func otherBracketsAreText(_ field: String) throws {
