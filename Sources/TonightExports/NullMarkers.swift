@@ -13,8 +13,8 @@ import TonightCore
 /// reject, `skill_level` `NULL` published as the session's skill level, `home_zip` `NA` an
 /// unplaced ZIP.
 ///
-/// The words are pandas' default `na_values` (the list most CSV tooling follows) and MySQL's
-/// `\N`, matched exactly after the field's spaces and tabs are trimmed. Ids are never read so:
+/// The words are pandas' default `na_values` (the list most CSV tooling follows), MySQL's `\N`
+/// and JavaScript's `undefined`, matched exactly after the field's spaces and tabs are trimmed. Ids are never read so:
 /// ids are opaque (user-data.md), and `NA` may be one.
 struct NullMarkers: Sendable {
     /// Fields read as absent.

@@ -54,8 +54,8 @@ def exported_instant(text):
     return base + (1 if fraction and fraction.strip("0") else 0)
 
 
-# INPUTS.md: the words other exporters write for an absent value (pandas' default na_values and
-# MySQL's \N), read as an empty field in every column but the ids.
+# INPUTS.md: the words other exporters write for an absent value (pandas' default na_values,
+# MySQL's \N, JavaScript's undefined), read as an empty field in every column but the ids.
 NULL_MARKERS = frozenset([
     "\\N", "NULL", "null", "NA", "N/A", "n/a", "#N/A", "#N/A N/A", "#NA", "<NA>", "NaN", "nan", "-NaN", "-nan",
     "None", "1.#IND", "-1.#IND", "1.#QNAN", "-1.#QNAN", "undefined"])
