@@ -34,9 +34,11 @@ package struct PlaymateLoader {
     /// player's gender was a `bad-value` reject (the night failed when most were so written)
     /// and such a quiz answer matched nobody (`quiz-unknown-value`). Counted `value-spelling`.
     static func appSpelling(_ value: String, of names: Set<String>) -> String? {
-        let key = spellingKey(value)
-        return names.first { spellingKey($0) == key }
+        spellings[spellingKey(value)].flatMap { names.contains($0) ? $0 : nil }
     }
+
+    /// `spellingKey` → the app's value, for every gender and age group.
+    private static let spellings = Dictionary(uniqueKeysWithValues: genders.union(ageGroups).map { (spellingKey($0), $0) })
 
     /// Lower case, every dash and hyphen (U+2010…U+2015, U+2212, U+FE63, U+FF0D) as `-`.
     private static func spellingKey(_ s: String) -> String {
@@ -148,13 +150,14 @@ package struct PlaymateLoader {
                     return items.compactMap { TextNormalizer.clean($0) }
                 }
                 // `Tennis, Golf` or `Tennis;Golf` (a list typed in a spreadsheet) is two items too:
-                // read as one, it was a sport no session has. Counted. (Bracketed text that is no
-                // JSON array stays as it was.)
-                let bracketed = text.hasPrefix("[") && text.hasSuffix("]")
-                let separators: Set<Unicode.Scalar> = !bracketed && text.unicodeScalars.contains { $0 == "," || $0 == ";" }
-                    ? ["|", ",", ";"] : ["|"]
-                if separators.count > 1 { counts["quiz-list-separator", default: 0] += 1 }
-                return text.unicodeScalars.split(whereSeparator: separators.contains).compactMap { TextNormalizer.clean(String($0)) }
+                // read as one, it was a sport no session has. Counted. Only in a field without `|`
+                // (one in user-data.md's form is read by it: `Tennis, doubles|Golf` is two items)
+                // and not in brackets (text that is no JSON array stays as it was).
+                let scalars = text.unicodeScalars
+                let typed = !scalars.contains("|") && !(text.hasPrefix("[") && text.hasSuffix("]"))
+                    && scalars.contains { $0 == "," || $0 == ";" }
+                if typed { counts["quiz-list-separator", default: 0] += 1 }
+                return scalars.split { $0 == "|" || (typed && ($0 == "," || $0 == ";")) }.compactMap { TextNormalizer.clean(String($0)) }
             }
             guard Self.id(row["user_id"], "user_id", reject) != nil else { return }
             let idBytes = Field.trimmed(row["user_id"])
@@ -202,10 +205,8 @@ package struct PlaymateLoader {
             guard !Field.isEmpty(row["lat"]), !Field.isEmpty(row["lon"]) else {
                 reject("missing-field", "lat and lon are required"); return
             }
-            guard let (la, lo) = coordinates(row["lat"], row["lon"], reject, counts: &counts) else { return }
-            guard let lat = la, let lon = lo else {
-                reject("bad-coordinates", "lat 0, lon 0: \(NullIsland.words) (a session's place is required)"); return
-            }
+            guard let (la, lo) = coordinates(row["lat"], row["lon"], reject, counts: &counts, required: true),
+                  let lat = la, let lon = lo else { return }
             guard !Field.isEmpty(row["capacity"]) else { reject("missing-field", "capacity is empty"); return }
             guard let (capacity, capacityDecimal) = Field.wholeNumber(row["capacity"]), FieldRanges.capacity.contains(capacity) else {
                 reject("bad-number", "capacity must be an integer in \(FieldRanges.capacity.lowerBound)…\(FieldRanges.capacity.upperBound)"); return
@@ -306,10 +307,10 @@ package struct PlaymateLoader {
     }
 
     /// Optional coordinates: both or neither, numbers in range; nil after a reject. 0, 0 (`NullIsland`)
-    /// is none, counted in `counts`.
+    /// is none, counted in `counts`; where a place is `required` (a session's) it is a reject.
     private func coordinates(
         _ latField: UnsafeBufferPointer<UInt8>, _ lonField: UnsafeBufferPointer<UInt8>, _ reject: (String, String) -> Void,
-        counts: inout [String: Int]
+        counts: inout [String: Int], required: Bool = false
     ) -> (Double?, Double?)? {
         let hasLat = !Field.isEmpty(latField), hasLon = !Field.isEmpty(lonField)
         guard hasLat || hasLon else { return (nil, nil) }
@@ -322,6 +323,10 @@ package struct PlaymateLoader {
             return nil
         }
         if NullIsland.holds(la, lo) {
+            guard !required else {
+                reject("bad-coordinates", "lat 0, lon 0: \(NullIsland.words) (a session's place is required)")
+                return nil
+            }
             counts[NullIsland.warning, default: 0] += 1
             return (nil, nil)
         }

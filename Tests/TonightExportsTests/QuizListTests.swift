@@ -22,12 +22,19 @@ import Testing
     }
 
     /// A list typed in a spreadsheet, `Tennis, Golf` or `Tennis;Golf`, is two items, counted.
-    @Test(arguments: ["Tennis, Golf", "Tennis;Golf", " Tennis ; Golf|", "Tennis|Golf,"])
+    @Test(arguments: ["Tennis, Golf", "Tennis;Golf", " Tennis ; Golf;", "Tennis,,Golf"])
     func commasAndSemicolonsSeparateItems(_ field: String) throws {
         let r = try Self.quiz("\"\(field)\",,\"Female, Male\",18-24;25-34")
         #expect(r.quiz?.playSports == ["Tennis", "Golf"].map(PlaymateLoader.sportKey), "\(String(describing: r.quiz))")
         #expect(r.quiz?.genders == ["Female", "Male"] && r.quiz?.ageGroups == ["18-24", "25-34"])
         #expect(r.counts["quiz-list-separator"] == 3 && r.counts["quiz-unknown-value"] == nil, "\(r.counts)")
+    }
+
+    /// A field in user-data.md's form is read by it: a `|` list keeps its items' commas.
+    @Test func aBarListKeepsItsCommas() throws {
+        let r = try Self.quiz("\"Tennis, doubles|Golf\",,,")
+        #expect(r.quiz?.playSports == ["Tennis, doubles", "Golf"].map(PlaymateLoader.sportKey))
+        #expect(r.counts["quiz-list-separator"] == nil)
     }
 
     /// Only an array of strings is a list; anything else is read as before, one item.

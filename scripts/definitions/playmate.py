@@ -136,9 +136,9 @@ class Playmate:
                         array = None
                     if isinstance(array, list) and all(isinstance(x, str) for x in array):
                         return [c for c in (clean(x) for x in array) if c]
-                # INPUTS.md: `,` and `;` separate items as `|` does, outside brackets.
-                bracketed = text.startswith("[") and text.endswith("]")
-                return [c for c in (clean(x) for x in re.split(r"[|]" if bracketed else r"[|,;]", text)) if c]
+                # INPUTS.md: in a field without `|`, outside brackets, `,` and `;` separate items.
+                typed = "|" not in text and not (text.startswith("[") and text.endswith("]"))
+                return [c for c in (clean(x) for x in re.split(r"[,;]" if typed else r"[|]", text)) if c]
             if origin is not None:
                 p["origin"] = origin
             p["play"] = {sport_key(x) for x in items("play_sports")}
