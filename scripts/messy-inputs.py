@@ -39,7 +39,9 @@ seven as pandas' floats (`4.0`, `10007.0`, `123.0`: `integers-as-floats`, `zips-
 `ids-as-floats`), and the genders and age groups of one player and quiz row in five
 in upper or lower case with en dashes (`NON–BINARY`, `12–17`: `respelt-values`), and one
 row in nine without coordinates at 0, 0 (`null-island`), and one quiz row in seven with its lists
-separated by `, ` or `;` (`list-separators`). No published
+separated by `, ` or `;` (`list-separators`), and favorites.csv, friends.csv and
+session_players.csv with the rows a left join adds: every user, player or session without a
+pair, with an empty value (`left-join-rows`). No published
 byte may change for that alone: with --csv-only the feed and the affinity file are copied
 as they are, and the night's content hash must be the clean night's. Without --csv-only, a
 few rows are also written as a Latin-1 exporter would: one session in 211 with its
@@ -262,6 +264,25 @@ from definitions.common import NULL_MARKERS, NULLABLE  # noqa: E402
 NULL_WORDS = sorted(NULL_MARKERS)
 
 
+def left_join_rows(directory):
+    """The rows a left join adds to each pair file of an export folder: {file: (the keys
+    without a pair, in their own file's order; the key column)}."""
+    def column(name, c):
+        path = os.path.join(directory, name)
+        if not os.path.exists(path):
+            return []
+        with open(path, newline="", encoding="utf-8") as f:
+            return [r[c] for r in csv.DictReader(f)]
+    out = {}
+    for pairs, key, keys_file, keys_column in (("favorites.csv", "user_id", "users.csv", "user_id"),
+                                                ("friends.csv", "user_id", "players.csv", "user_id"),
+                                                ("session_players.csv", "session_id", "sessions.csv", "session_id")):
+        if os.path.exists(os.path.join(directory, pairs)):
+            having = set(column(pairs, key))
+            out[pairs] = ([k for k in column(keys_file, keys_column) if k not in having], key)
+    return out
+
+
 def mess_csv(dest, rng, latin1=False):
     """Every CSV export rewritten with the same rows: a BOM, CRLF, reversed columns with an
     unknown one in the middle, fields quoted at random; with `latin1`, the Latin-1 rows."""
@@ -272,6 +293,7 @@ def mess_csv(dest, rng, latin1=False):
         directory = os.path.join(dest, folder)
         if not os.path.isdir(directory):
             continue
+        left_joins = left_join_rows(directory)
         for name in sorted(os.listdir(directory)):
             if not name.endswith(".csv"):
                 continue
@@ -281,6 +303,12 @@ def mess_csv(dest, rng, latin1=False):
             if not rows:
                 continue
             header, body = rows[0], rows[1:]
+            if name in left_joins:
+                # As a left join from users, players or sessions exports them: every key,
+                # those without a pair with an empty value (`empty-value`, not a reject).
+                extra = left_joins[name]
+                body = body + [[key if c == extra[1] else "" for c in header] for key in extra[0]]
+                counts["left-join-rows"] = counts.get("left-join-rows", 0) + len(extra[0])
             order = list(reversed(range(len(header))))
 
             def field(text):

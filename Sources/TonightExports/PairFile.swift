@@ -27,6 +27,9 @@ struct PairFile: Sendable {
     var unknownValues = 0
     /// Integer ids written with a fraction of zeros (`123.0`, `Field.wholeNumber`).
     var decimalValues = 0
+    /// Rows with a key and an empty value (`u1,`: a left join's user without favourites, a
+    /// session without members): no pair, counted `empty-value`, not rejected.
+    var emptyValues = 0
 
     /// Where a file's rows are cut into parts for the cores, and how its fields are read.
     struct Layout: Sendable {
@@ -60,6 +63,7 @@ struct PairFile: Sendable {
             out.unknownUsers += r.unknownUsers
             out.unknownValues += r.unknownValues
             out.decimalValues += r.decimalValues
+            out.emptyValues += r.emptyValues
         }
         return out
     }
@@ -149,8 +153,19 @@ struct PairRowReader {
     mutating func row(_ line: Int, _ keyField: UnsafeBufferPointer<UInt8>, _ valueField: UnsafeBufferPointer<UInt8>) {
         let keyBytes = Field.trimmed(keyField)
         let valueBytes = Field.trimmed(valueField)
-        guard !keyBytes.isEmpty, !valueBytes.isEmpty else {
-            reject(line, "missing-field", keyBytes.isEmpty ? "\(layout.keyColumn) is empty" : "\(layout.valueColumn) is empty")
+        guard !keyBytes.isEmpty else {
+            reject(line, "missing-field", "\(layout.keyColumn) is empty")
+            return
+        }
+        guard !valueBytes.isEmpty else {
+            // A left join's row (`u1,`): the export listed every user, those without a
+            // favourite with an empty value. Before 2026-11-28 a `missing-field` reject, and
+            // the night failed wherever more than 1 % of the rows were such.
+            if Field.idBytes(keyBytes) == nil {
+                reject(line, "bad-id", "\(layout.keyColumn) '\(TonightError.quoted(keyBytes))' is not 1 to 64 printable characters of valid UTF-8")
+            } else {
+                out.emptyValues += 1
+            }
             return
         }
         let value: UInt64

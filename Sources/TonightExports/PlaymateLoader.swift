@@ -20,6 +20,8 @@ package struct PlaymateExport: Sendable {
 package struct PlaymateLoader {
     package var maxRejectShare = 0.01
     package var csvLimits = CSVLimits()
+    /// Whether players.csv and sessions.csv may hold no rows (`exports.allowEmpty`; `EmptyExport`).
+    package var allowEmpty = false
     /// The run date (days since the epoch): birthdays after it are rejected.
     package var runDate: Int
     /// The files the loader reads (user-data.md; `feedback.csv` may be absent); any other is
@@ -135,6 +137,7 @@ package struct PlaymateLoader {
             }
             players.append(PlaymatePlayer(id: id, birthday: birthday, gender: gender, lat: lat, lon: lon))
         }
+        try EmptyExport.check(playersFile, rows: rows["players.csv"]!, allowed: allowEmpty)
         try RejectShare.check(maxRejectShare, stage: "load-playmate", playersFile, rows: rows["players.csv"]!, rejects: bad, before: rejects)
         rejects += bad
 
@@ -231,6 +234,7 @@ package struct PlaymateLoader {
                 locationName: Field.text(row["location_name"]), capacity: Int(capacity)))
             if capacityDecimal || durationDecimal { counts["decimal-integer", default: 0] += 1 }
         }
+        try EmptyExport.check(sessionsFile, rows: rows["sessions.csv"]!, allowed: allowEmpty)
         try RejectShare.check(maxRejectShare, stage: "load-playmate", sessionsFile, rows: rows["sessions.csv"]!, rejects: bad, before: rejects)
         rejects += bad
 
@@ -243,6 +247,7 @@ package struct PlaymateLoader {
         rejects += members.rejects
         counts["member-unknown-session", default: 0] += members.unknownUsers
         counts["member-unknown-player", default: 0] += members.unknownValues
+        counts["empty-value", default: 0] += members.emptyValues
         // Repeats dropped: a set per session (a hostile export may put thousands of rows in one).
         var seen = Set<UInt64>()
         for (s, p) in zip(members.keys, members.values) {
@@ -261,6 +266,7 @@ package struct PlaymateLoader {
         rows["friends.csv"] = friends.rows
         rejects += friends.rejects
         counts["friend-unknown-user", default: 0] += friends.unknownUsers + friends.unknownValues
+        counts["empty-value", default: 0] += friends.emptyValues
         seen.removeAll()
         for (u, f) in zip(friends.keys, friends.values) where seen.insert(UInt64(u) << 32 | UInt64(f)).inserted {
             players[Int(u)].friends.append(Int32(f))

@@ -40,6 +40,8 @@ package struct KnownFeedIDs: Sendable {
 package struct TicketsLoader {
     package var maxRejectShare = 0.01
     package var csvLimits = CSVLimits()
+    /// Whether users.csv and favorites.csv may hold no rows (`exports.allowEmpty`; `EmptyExport`).
+    package var allowEmpty = false
     private let zips: @Sendable () throws -> ZIPPoints
     private let known: @Sendable () throws -> KnownFeedIDs
 
@@ -141,6 +143,7 @@ package struct TicketsLoader {
             examples["coordinates-swapped"] = faults.swapped.prefix(5).map { users.example($0, showing: "lat \(users.lat[$0]), lon \(users.lon[$0])") }
         }
         fileRejects.sort { $0.line < $1.line }
+        try EmptyExport.check(usersFile, rows: userRows, allowed: allowEmpty)
         try RejectShare.check(maxRejectShare, stage: "load-tickets", usersFile, rows: userRows, rejects: fileRejects, before: rejects)
         rows["users.csv"] = userRows
         rejects += fileRejects
@@ -171,11 +174,14 @@ package struct TicketsLoader {
             guard let file else { continue }
             let parts = (0..<jobs.count).filter { jobs[$0].file == i }.map { read[$0] }
             let fileRows = parts.reduce(0) { $0 + $1.rows }, fileRejects = parts.flatMap(\.rejects)
+            let emptyValues = parts.reduce(0) { $0 + $1.emptyValues }
+            try EmptyExport.check(file, rows: fileRows, emptyValues: emptyValues, column: Self.pairFiles[i].column, allowed: allowEmpty)
             try RejectShare.check(maxRejectShare, stage: "load-tickets", file, rows: fileRows, rejects: fileRejects, before: rejects)
             rows[file.name] = fileRows
             rejects += fileRejects
             counts["unknown-user", default: 0] += parts.reduce(0) { $0 + $1.unknownUsers }
             counts["decimal-integer", default: 0] += parts.reduce(0) { $0 + $1.decimalValues }
+            counts["empty-value", default: 0] += emptyValues
             counts[unknownNames[i], default: 0] += parts.reduce(0) { $0 + $1.unknownValues }
             let (lists, duplicates) = UserLists.grouping(parts, users: users.count)
             switch i {

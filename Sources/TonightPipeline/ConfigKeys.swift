@@ -53,6 +53,8 @@ package enum ConfigKeys {
         package static let maxFieldBytes = ConfigKey("exports.maxFieldBytes", 1 << 16, "longest quoted CSV field (longer: taken for an unterminated quote)",
                                                      check: ConfigRule.range(64...(1 << 20)))
         package static let maxFieldLines = ConfigKey("exports.maxFieldLines", 16, "most lines one quoted CSV field may span", check: ConfigRule.range(1...10_000))
+        package static let allowEmpty = ConfigKey("exports.allowEmpty", false,
+                                                  "users.csv, favorites.csv, players.csv and sessions.csv may hold a header and no rows (an app that has none yet)")
     }
 
     package enum Recommendations {
@@ -146,7 +148,7 @@ package enum ConfigKeys {
         Feed.Limits.maxAttributes, Feed.Limits.maxUnknownNames, Feed.Limits.maxInputBytes, Feed.Limits.maxCompressionRatio,
         Feed.Limits.zstdWindowLogMax,
         Affinity.maxRejectShare,
-        Exports.maxRejectShare, Exports.maxFieldBytes, Exports.maxFieldLines,
+        Exports.maxRejectShare, Exports.maxFieldBytes, Exports.maxFieldLines, Exports.allowEmpty,
         Recommendations.horizonDays, Recommendations.excludedStatuses, Recommendations.radiusKm, Recommendations.popularityPrior,
         Recommendations.Explore.includeFavorites, Recommendations.Explore.timeDecayDays, Recommendations.Explore.distanceDecayKm,
         Recommendations.Explore.perArtist, Recommendations.Explore.size, Recommendations.Explore.minItems,

@@ -11,6 +11,7 @@ package struct LoadPlaymateStage: Stage {
     package let inputs: [StageInput] = [.directory(role: "playmate", path: "playmate")]
     package let configKeys: [any AnyConfigKey] = [
         ConfigKeys.Exports.maxRejectShare, ConfigKeys.Exports.maxFieldBytes, ConfigKeys.Exports.maxFieldLines,
+        ConfigKeys.Exports.allowEmpty,
     ]
     /// Birthdays after the run date are rejected.
     package let readsAsOf = true
@@ -19,6 +20,7 @@ package struct LoadPlaymateStage: Stage {
     package func run(_ context: StageContext) throws -> StageOutcome {
         var loader = PlaymateLoader(runDate: context.runDate)
         loader.maxRejectShare = context.config[ConfigKeys.Exports.maxRejectShare]
+        loader.allowEmpty = context.config[ConfigKeys.Exports.allowEmpty]
         loader.csvLimits = LoadTicketsStage.csvLimits(context.config)
         context.progress.measure(.bytes, total: context.directories["playmate"]?.reduce(Int64(0)) { $0 + max(0, FileIO.size($1)) } ?? 0)
         let export = try loader.load(directory: context.inputsDirectory.appendingPathComponent("playmate"))

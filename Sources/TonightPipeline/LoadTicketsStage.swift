@@ -15,6 +15,7 @@ package struct LoadTicketsStage: Stage {
     package let inputs: [StageInput] = [.directory(role: "tickets", path: "tickets"), .stage("parse-feed")]
     package let configKeys: [any AnyConfigKey] = [
         ConfigKeys.Exports.maxRejectShare, ConfigKeys.Exports.maxFieldBytes, ConfigKeys.Exports.maxFieldLines,
+        ConfigKeys.Exports.allowEmpty,
     ]
 
     /// How far a quoted CSV field may run (`exports.maxFieldBytes`, `exports.maxFieldLines`).
@@ -34,6 +35,7 @@ package struct LoadTicketsStage: Stage {
             return KnownFeedIDs(artists: IntegerSet(artists), events: IntegerSet(events))
         }
         loader.maxRejectShare = context.config[ConfigKeys.Exports.maxRejectShare]
+        loader.allowEmpty = context.config[ConfigKeys.Exports.allowEmpty]
         loader.csvLimits = Self.csvLimits(context.config)
         let input = (try? FileManager.default.contentsOfDirectory(atPath: context.inputsDirectory.appendingPathComponent("tickets").path)) ?? []
         context.progress.measure(.bytes, total: input.reduce(Int64(0)) { $0 + max(0, FileIO.size(context.inputsDirectory.appendingPathComponent("tickets/" + $1))) })
