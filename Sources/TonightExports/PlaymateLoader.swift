@@ -1,6 +1,7 @@
 import Foundation
 import TonightCore
 import TonightBase
+import TonightGeo
 
 /// What load-playmate produces.
 package struct PlaymateExport: Sendable {
@@ -24,6 +25,9 @@ package struct PlaymateLoader {
     package var allowEmpty = false
     /// The run date (days since the epoch): birthdays after it are rejected.
     package var runDate: Int
+    /// The US ZIPs' points, to find coordinates given the wrong way round
+    /// (`coordinates-swapped`, as load-tickets finds them); nil: not looked for.
+    package var zipPoints: ZIPPoints?
     /// The files the loader reads (user-data.md; `feedback.csv` may be absent); any other is
     /// `unread-file`.
     package static let fileNames = ["players.csv", "quiz.csv", "sessions.csv", "session_players.csv", "friends.csv", "feedback.csv"]
@@ -90,6 +94,7 @@ package struct PlaymateLoader {
         var bytes = 0
         var absentColumns: [String] = []
         var opened: [CSVFile] = []
+        var examples: [String: [String]] = [:]
         func open(_ name: String) throws -> CSVFile {
             let url = dir.appendingPathComponent(name)
             guard FileIO.exists(url) else {
@@ -131,7 +136,7 @@ package struct PlaymateLoader {
                 gender = app
                 counts["value-spelling", default: 0] += 1
             }
-            guard let (lat, lon) = coordinates(row["lat"], row["lon"], reject, counts: &counts) else { return }
+            guard let (lat, lon) = coordinates(row, in: playersFile, reject, counts: &counts, examples: &examples) else { return }
             guard index.insert(Field.trimmed(row["user_id"])) != nil else {
                 reject("duplicate-id", "user_id \(id) appears earlier; the first row is kept"); return
             }
@@ -164,7 +169,7 @@ package struct PlaymateLoader {
             }
             guard Self.id(row["user_id"], "user_id", reject) != nil else { return }
             let idBytes = Field.trimmed(row["user_id"])
-            guard let (lat, lon) = coordinates(row["lat"], row["lon"], reject, counts: &counts) else { return }
+            guard let (lat, lon) = coordinates(row, in: quizFile, reject, counts: &counts, examples: &examples) else { return }
             guard let p = index.find(idBytes) else { counts["quiz-unknown-user", default: 0] += 1; return }
             func values(_ name: String, _ names: Set<String>) -> [String] {
                 list(name).map { v in
@@ -208,7 +213,7 @@ package struct PlaymateLoader {
             guard !Field.isEmpty(row["lat"]), !Field.isEmpty(row["lon"]) else {
                 reject("missing-field", "lat and lon are required"); return
             }
-            guard let (la, lo) = coordinates(row["lat"], row["lon"], reject, counts: &counts, required: true),
+            guard let (la, lo) = coordinates(row, in: sessionsFile, reject, counts: &counts, examples: &examples, required: true),
                   let lat = la, let lon = lo else { return }
             guard !Field.isEmpty(row["capacity"]) else { reject("missing-field", "capacity is empty"); return }
             guard let (capacity, capacityDecimal) = Field.wholeNumber(row["capacity"]), FieldRanges.capacity.contains(capacity) else {
@@ -282,7 +287,6 @@ package struct PlaymateLoader {
             rejects += bad
         }
         for (k, v) in counts where v == 0 { counts[k] = nil }
-        var examples: [String: [String]] = [:]
         for file in opened { file.nullMarkers.record(counts: &counts, examples: &examples) }
         ExportDirectory.note(in: dir, known: Self.fileNames, counts: &counts, examples: &examples)
         ExportDirectory.note(absentColumns: absentColumns, counts: &counts, examples: &examples)
@@ -315,9 +319,10 @@ package struct PlaymateLoader {
     /// Optional coordinates: both or neither, numbers in range; nil after a reject. 0, 0 (`NullIsland`)
     /// is none, counted in `counts`; where a place is `required` (a session's) it is a reject.
     private func coordinates(
-        _ latField: UnsafeBufferPointer<UInt8>, _ lonField: UnsafeBufferPointer<UInt8>, _ reject: (String, String) -> Void,
-        counts: inout [String: Int], required: Bool = false
+        _ row: CSVRow, in file: CSVFile, _ reject: (String, String) -> Void,
+        counts: inout [String: Int], examples: inout [String: [String]], required: Bool = false
     ) -> (Double?, Double?)? {
+        let latField = row["lat"], lonField = row["lon"]
         let hasLat = !Field.isEmpty(latField), hasLon = !Field.isEmpty(lonField)
         guard hasLat || hasLon else { return (nil, nil) }
         guard hasLat && hasLon, let la = Field.double(latField), let lo = Field.double(lonField) else {
@@ -336,7 +341,20 @@ package struct PlaymateLoader {
             counts[NullIsland.warning, default: 0] += 1
             return (nil, nil)
         }
+        // Far from every US ZIP and near one the other way round: an exporter that wrote
+        // them swapped (the eastern US lands in Antarctica; the western half is out of range,
+        // a reject above). Counted and named, not moved: which rows are wrong is a guess.
+        // Before 2026-11-28 such a player or session was out of everyone's reach unsaid.
+        if let zipPoints, abs(lo) <= 90, !zipPoints.isNearAZIP(lat: la, lon: lo), zipPoints.isNearAZIP(lat: lo, lon: la) {
+            counts[Self.swapped, default: 0] += 1
+            if examples[Self.swapped, default: []].count < 5 {
+                examples[Self.swapped, default: []].append("\(file.name):\(row.line) lat \(la), lon \(lo)")
+            }
+        }
         return (la, lo)
     }
+
+    /// The warning of coordinates given the wrong way round (load-tickets' name).
+    static let swapped = "coordinates-swapped"
 
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TonightCore
 import TonightExports
+import TonightGeo
 
 /// `load-playmate`: the Playmate CSV exports to the `players` and `sessions` tables.
 package struct LoadPlaymateStage: Stage {
@@ -16,11 +17,14 @@ package struct LoadPlaymateStage: Stage {
     /// Birthdays after the run date are rejected.
     package let readsAsOf = true
     package let tables = ["players", "sessions", "rejects"]
+    /// Coordinates given the wrong way round are found with the bundled table's ZIP points.
+    package let bundledData: [BuildIdentity.Resource] = [.geotable]
 
     package func run(_ context: StageContext) throws -> StageOutcome {
         var loader = PlaymateLoader(runDate: context.runDate)
         loader.maxRejectShare = context.config[ConfigKeys.Exports.maxRejectShare]
         loader.allowEmpty = context.config[ConfigKeys.Exports.allowEmpty]
+        loader.zipPoints = try ZIPPoints.bundled()
         loader.csvLimits = LoadTicketsStage.csvLimits(context.config)
         context.progress.measure(.bytes, total: context.directories["playmate"]?.reduce(Int64(0)) { $0 + max(0, FileIO.size($1)) } ?? 0)
         let export = try loader.load(directory: context.inputsDirectory.appendingPathComponent("playmate"))
