@@ -22,6 +22,9 @@ package struct RollbackLog {
         /// A publish with `--allow-earlier` put `to`, an earlier night, in place of `from`:
         /// `from` is withdrawn although `to`'s id is the newer (nil in rollbacks' entries).
         var earlierNight: Bool? = nil
+        /// CURRENT was changed by hand, not by `tonight snapshot rollback` (`SwitchRecord`; nil
+        /// in the tool's own entries).
+        var byHand: Bool? = nil
     }
 
     static let fileName = "rollbacks.ndjson"
@@ -42,10 +45,11 @@ package struct RollbackLog {
         return data.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(Entry.self, from: Data($0)) }
     }
 
-    /// The withdrawn snapshots (id → content hash), `current` never among them.
+    /// The withdrawn snapshots (id → content hash), `current` never among them; a hand edit
+    /// of CURRENT not yet written into the log counts as its entry would (`SwitchRecord`).
     package func withdrawn(current: String?) -> [String: String] {
         var out: [String: String] = [:]
-        for e in entries() {
+        for e in entries() + [SwitchRecord(root: root).pending(current: current, log: self)].compactMap({ $0 }) {
             if e.to < e.from || e.earlierNight == true { out[e.from] = e.fromContent }  // back: `from` withdrawn
             out[e.to] = nil  // back or forward: `to` is served again
         }

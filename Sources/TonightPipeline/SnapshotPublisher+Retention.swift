@@ -48,6 +48,7 @@ extension SnapshotPublisher {
         defer { withExtendedLifetime(held) {} }
         // With an explicit target, a damaged CURRENT is what a rollback repairs.
         let current = id == nil ? try directory.checkedCurrentID() : (try? directory.checkedCurrentID()) ?? nil
+        try noteHandSwitch(current: current)
         let ids = directory.snapshotIDs()
         let target: String
         if let id {

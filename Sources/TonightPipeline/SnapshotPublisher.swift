@@ -135,6 +135,7 @@ package struct SnapshotPublisher {
         CrashPoint.hit("publish-start")
         removeUnfinished()
         let current = try directory.checkedCurrentID()
+        try noteHandSwitch(current: current)
         let currentManifest = try current.map { try directory.checkedManifest($0) }
         if let currentManifest, let current, currentManifest.contentHash == Self.contentHash(sources),
            Set(currentManifest.datasets.keys) == Set(sources.map(\.entry.name)) {
@@ -288,6 +289,16 @@ package struct SnapshotPublisher {
         try FileIO.rename(tmp, to: root.appendingPathComponent("CURRENT"))
         try FileIO.syncDirectory(root)
         CrashPoint.hit("after-current-rename")
+        // Not fatal: CURRENT has switched, and a record one switch behind is recognised.
+        try? SwitchRecord(root: root).record(id)
+    }
+
+    /// Writes a hand edit of CURRENT since the last switch into the rollback log, as the
+    /// rollback it is (`SwitchRecord`); the caller holds the lock.
+    func noteHandSwitch(current: String?) throws {
+        guard let entry = try SwitchRecord(root: root).note(current: current, log: RollbackLog(root: root)) else { return }
+        let withdrawn = entry.to < entry.from ? " (\(entry.from) is withdrawn)" : ""
+        logger.warning("CURRENT was changed by hand from \(entry.from) to \(entry.to), not by `tonight snapshot rollback`: recorded as a rollback in \(RollbackLog.fileName)\(withdrawn)")
     }
 
     /// Removes temporary directories of publishes that died (we hold the lock, so none is live).

@@ -114,4 +114,49 @@ import TonightSnapshot
         // Named, it is served again.
         #expect(try SnapshotPublisher(root: root).rollback(to: withdrawn) == withdrawn)
     }
+
+    /// CURRENT written by hand (`echo ID > CURRENT`, a restore) is the rollback it is
+    /// (`SwitchRecord`): the snapshot left is withdrawn at once for every reader, and the next
+    /// publish writes the entry (`"byHand":true`). Before 2026-11-28 a re-run of the left
+    /// snapshot's night published it again, it stayed the alerts baseline, and the list called
+    /// it "never current".
+    @Test func aCurrentChangedByHandIsARollback() throws {
+        let (work, root, older, left) = try Self.twoNights()
+        #expect(SwitchRecord(root: root).recorded() == left)
+        try Data((older + "\n").utf8).write(to: root.appendingPathComponent("CURRENT"))
+        #expect(RollbackLog(root: root).withdrawn(current: older) == [left: try SnapshotDirectory(root: root).manifest(left).contentHash])
+        let list = try runTonight(["snapshot", "list", "--out", work.appendingPathComponent("out").path])
+        #expect(list.stdout.components(separatedBy: "(rolled back)").count == 2 && !list.stdout.contains("never current"), "\(list.stdout)")
+        let plan = try runner(inputs: tinyInputs, work: work) { $0.asOf += 2 * 86_400; $0.date += 2 }.plan()
+        #expect(plan.first { $0.stage == "alerts" }?.record.inputs.first { $0.kind == "snapshot" }?.hash.hasPrefix(older) == true)
+        // A re-run of the left snapshot's night writes the entry, then refuses its datasets.
+        let refused = try #require(throws: TonightError.self) {
+            try runner(inputs: tinyInputs, work: work) { $0.asOf += 86_400; $0.date += 1 }.run()
+        }
+        #expect(refused.message.contains("those of snapshot \(left), which was rolled back from"), "\(refused)")
+        let entries = RollbackLog(root: root).entries()
+        #expect(entries.count == 1 && entries[0].from == left && entries[0].to == older && entries[0].byHand == true, "\(entries)")
+        #expect(SwitchRecord(root: root).recorded() == older && SwitchRecord(root: root).pending(current: older, log: RollbackLog(root: root)) == nil)
+        #expect(try SnapshotDirectory(root: root).currentID() == older)
+    }
+
+    /// A crash between CURRENT's rename and the record leaves it one switch behind: that
+    /// switch (a publish's, a rollback's) is recognised, not taken for a hand edit; a root
+    /// without a record (an earlier version's) has no hand edits.
+    @Test func aRecordOneSwitchBehindIsNoHandEdit() throws {
+        let (_, root, first, second) = try Self.twoNights()
+        let record = SwitchRecord(root: root), log = RollbackLog(root: root)
+        try record.record(first)  // the publish of `second` died before its record
+        #expect(record.pending(current: second, log: log) == nil && log.withdrawn(current: second).isEmpty)
+        #expect(try SnapshotPublisher(root: root).rollback() == first)
+        try record.record(second)  // the rollback died before its record
+        #expect(record.pending(current: first, log: log) == nil && log.withdrawn(current: first).keys.sorted() == [second])
+        try FileManager.default.removeItem(at: record.url)
+        try Data((second + "\n").utf8).write(to: root.appendingPathComponent("CURRENT"))
+        #expect(record.pending(current: second, log: log) == nil)
+        // A switch the log's last entry already holds is not written twice.
+        try record.record(second)
+        try Data((first + "\n").utf8).write(to: root.appendingPathComponent("CURRENT"))
+        #expect(record.pending(current: first, log: log) == nil && log.entries().count == 1)
+    }
 }
