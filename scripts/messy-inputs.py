@@ -41,7 +41,8 @@ in upper or lower case with en dashes (`NON–BINARY`, `12–17`: `respelt-value
 row in nine without coordinates at 0, 0 (`null-island`), and one quiz row in seven with its lists
 separated by `, ` or `;` (`list-separators`), and favorites.csv, friends.csv and
 session_players.csv with the rows a left join adds: every user, player or session without a
-pair, with an empty value (`left-join-rows`). No published
+pair, with an empty value (`left-join-rows`), and one user in eight with a budget as
+PostgreSQL's `money` writes it (`$1,025.00`: `money-budgets`). No published
 byte may change for that alone: with --csv-only the feed and the affinity file are copied
 as they are, and the night's content hash must be the clean night's. Without --csv-only, a
 few rows are also written as a Latin-1 exporter would: one session in 211 with its
@@ -377,6 +378,12 @@ def mess_csv(dest, rng, latin1=False):
                     r = list(r)
                     r[header.index("home_zip")] += ".0"
                     counts["zips-as-floats"] = counts.get("zips-as-floats", 0) + 1
+                if name == "users.csv" and k % 8 == 6 and re.fullmatch(r"[0-9]+(\.[0-9]+)?", r[header.index("max_price")]):
+                    # As PostgreSQL writes a `money` column: `$1,025.00`.
+                    r = list(r)
+                    whole, _, fraction = r[header.index("max_price")].partition(".")
+                    r[header.index("max_price")] = "$" + f"{int(whole):,}" + ("." + fraction if fraction else ".00")
+                    counts["money-budgets"] = counts.get("money-budgets", 0) + 1
                 if name == "sessions.csv" and k % 4 == 3:
                     # As pandas writes an int column that has a blank: floats.
                     r = list(r)

@@ -76,6 +76,40 @@ enum Field {
         return int(UnsafeBufferPointer(rebasing: t[..<point])).map { ($0, true) }
     }
 
+    /// An amount as PostgreSQL writes its `money` type (and a spreadsheet its currency format)
+    /// in a US locale: `$25.00`, `$1,025.50`, `$300`: a dollar sign, then digits grouped by
+    /// commas in threes or not grouped, and a decimal fraction. The number the digits make
+    /// without the sign and the commas (as `double` reads it), or nil: no sign, any other
+    /// grouping (`$1,02`, `$1,0250`: a decimal comma, in another locale), a minus sign
+    /// (`-$5.00`), a space after the sign.
+    static func money(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        let t = trimmed(b)
+        guard t.count > 1, t.count < 64, t[0] == 0x24 else { return nil }  // "$"
+        var digits = [UInt8]()
+        digits.reserveCapacity(t.count)
+        var i = 1, groupStart = 1, grouped = false
+        while i < t.count, t[i] != 0x2E {  // the whole part, up to "."
+            if t[i] == 0x2C {  // ","
+                // A comma closes 1 to 3 digits at first, then exactly 3.
+                let n = i - groupStart
+                guard n >= 1, n <= 3, !grouped || n == 3 else { return nil }
+                grouped = true
+                groupStart = i + 1
+            } else if t[i] &- 0x30 < 10 {
+                digits.append(t[i])
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        guard i > groupStart, !grouped || i - groupStart == 3 else { return nil }
+        if i < t.count {  // "." and one digit or more
+            guard i + 1 < t.count, t[(i + 1)...].allSatisfy({ $0 &- 0x30 < 10 }) else { return nil }
+            digits.append(contentsOf: t[i...])
+        }
+        return digits.withUnsafeBufferPointer { double($0) }
+    }
+
     /// A decimal number, or nil (absent when empty: check `isEmpty` first).
     static func double(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
         let t = trimmed(b)

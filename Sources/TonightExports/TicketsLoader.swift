@@ -195,6 +195,7 @@ package struct TicketsLoader {
         for (k, v) in counts where v == 0 { counts[k] = nil }
         all.nullMarkers.record(counts: &counts, examples: &examples)
         if all.nullIslands > 0 { counts[NullIsland.warning] = all.nullIslands }
+        if all.moneyPrices > 0 { counts["money-format"] = all.moneyPrices }
         ExportDirectory.note(in: dir, known: Self.fileNames, counts: &counts, examples: &examples)
         ExportDirectory.note(absentColumns: absentColumns, counts: &counts, examples: &examples)
         clock.lap("group")

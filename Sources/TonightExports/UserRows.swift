@@ -18,6 +18,8 @@ struct UserRows: Sendable {
     var nullMarkers = NullMarkers()
     /// Rows whose coordinates are 0, 0 (`NullIsland`), read as none.
     var nullIslands = 0
+    /// Budgets written as money (`$1,025.00`, `Field.money`), valid rows or not.
+    var moneyPrices = 0
 
     /// Column positions (-1: the file has no such column).
     struct Columns {
@@ -58,6 +60,7 @@ struct UserRows: Sendable {
         lines += other.lines
         nullMarkers.merge(other.nullMarkers)
         nullIslands += other.nullIslands
+        moneyPrices += other.moneyPrices
     }
 
     static func read(_ f: CSVFile, part: CSVFile.Part, columns cols: [String: Int]) throws -> UserRows {
@@ -184,7 +187,14 @@ struct UserRows: Sendable {
         }
         var price = Double.nan
         if !Field.isEmpty(priceField) {
-            guard let p = Field.double(priceField), FieldRanges.maxPrice.contains(p) else {
+            var amount = Field.double(priceField)
+            if amount == nil, let m = Field.money(priceField) {
+                // PostgreSQL's `money` type, a spreadsheet's currency format: before 2026-11-28
+                // a `bad-number` reject, and an export of such a column failed the night.
+                amount = m
+                moneyPrices += 1
+            }
+            guard let p = amount, FieldRanges.maxPrice.contains(p) else {
                 reject(line, "bad-number", "max_price must be a number in [0, \(Int(FieldRanges.maxPrice.upperBound))]")
                 return
             }

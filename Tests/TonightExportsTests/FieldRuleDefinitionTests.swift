@@ -96,4 +96,50 @@ import TonightTesting
         #expect(all.count > 20_000)
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(10))")
     }
+
+    /// Every text of up to six characters over `$`, digits, `,`, `.`, `-` and a space: a budget
+    /// (`Field.double`, else `Field.money`: PostgreSQL's `money`, `$1,025.00`) is the
+    /// definition's (`tickets.budget`), or absent where it has none.
+    @Test(.enabled(if: ExternalTool.python3.isAvailable))
+    func budgetsAreTheDefinitions() throws {
+        let alphabet = Array("$10,.- ")
+        var texts = [""]
+        var all: [String] = []
+        for _ in 1...6 {
+            texts = texts.flatMap { t in alphabet.map { t + String($0) } }
+            all += texts
+        }
+        all += ["$1,025.50", "$1,000,000.00", "$1,000,000.001", "$12,345,678", "$1,2345", "$12,34", "$1,025.5.0", "\t$25.00 ",
+                "$" + String(repeating: "1", count: 39), "$" + String(repeating: "1", count: 40), "$999,999,999,999,999,999,999"]
+        let dir = temporaryDirectory("field-budgets")
+        let input = dir.appendingPathComponent("texts.json")
+        try JSONEncoder().encode(all).write(to: input)
+        let script = """
+            import json, sys
+            sys.path.insert(0, "\(packageRoot.appendingPathComponent("scripts").path)")
+            from definitions.tickets import budget
+            for t in json.load(open("\(input.path)")):
+                v = budget(t)
+                print("-" if v is None else v.hex())
+            """
+        let file = dir.appendingPathComponent("budgets.py")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        let result = try shell("python3 '\(file.path)'")
+        try #require(result.status == 0, "\(result.output)")
+        let want = result.output.split(separator: "\n", omittingEmptySubsequences: false).prefix(all.count)
+        try #require(want.count == all.count)
+        var wrong: [String] = [], money = 0
+        for (text, w) in zip(all, want) {
+            let got = Array(text.utf8).withUnsafeBufferPointer { b -> Double? in
+                if let d = Field.double(b) { return d }
+                let m = Field.money(b)
+                if m != nil { money += 1 }
+                return m
+            }
+            let expected: Double? = w == "-" ? nil : Double(String(w))
+            if got?.bitPattern != expected?.bitPattern { wrong.append("\(text.debugDescription): \(String(describing: got)) vs \(w)") }
+        }
+        #expect(all.count > 100_000 && money > 100, "\(money) amounts")
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(10))")
+    }
 }

@@ -56,6 +56,22 @@ import TonightBase
         #expect(r.users.count == 202)
     }
 
+    /// Budgets as PostgreSQL's `money` type writes them (a spreadsheet's currency format
+    /// alike) are their numbers, counted `money-format`; before 2026-11-28 each was a
+    /// `bad-number` reject, and an export of such a column failed the night. Another
+    /// locale's grouping, a sign before the dollar or a space after it stay rejects.
+    @Test func budgetsWrittenAsMoney() throws {
+        let r = try Self.load(["users.csv": Self.users([
+            "a,,,,$25.00", "b,,,,\"$1,025.50\"", "c,,,,$300", "d,,,,\"$1,000,000.00\"", "e,,,,\"$1,000,000.01\"",
+            "f,,,,\"$1,02\"", "g,,,,-$5.00", "h,,,,$ 5", "i,,,,\"$25,00\"",
+        ])])
+        #expect(r.rejects.map { "\($0.line) \($0.reason)" } == ["206 bad-number", "207 bad-number", "208 bad-number", "209 bad-number", "210 bad-number"],
+                "\(r.rejects)")
+        let prices = Dictionary(uniqueKeysWithValues: r.users.records.map { ($0.id, $0.maxPrice) })
+        #expect(prices["a"] == 25 && prices["b"] == 1025.5 && prices["c"] == 300 && prices["d"] == 1_000_000, "\(prices)")
+        #expect(r.counts["money-format"] == 5, "\(r.counts)")  // the one out of range is counted too
+    }
+
     /// A quote that never closes: the stage stops at the line where it opened, whether it is
     /// near the start or the end, instead of swallowing the rest as one reject.
     @Test(arguments: [5, 190])

@@ -5,6 +5,19 @@ import xml.etree.ElementTree as ET
 
 from .common import NEAR_TIE, EARTH_RADIUS_KM, km, instant, dump, zip5, geotable, exact_point, same_number, valid_id, number, without_null_markers
 
+# INPUTS.md: a dollar sign, digits grouped by commas in threes (or not grouped), a fraction.
+MONEY = re.compile(r"\$(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?")
+
+
+def budget(raw):
+    """A `max_price`: a number, or an amount as PostgreSQL's `money` writes it (`$1,025.00`,
+    INPUTS.md) as the number of its digits. None for anything else."""
+    price = number(raw)
+    s = raw.strip(" \t")
+    if price is None and MONEY.fullmatch(s):
+        price = number(s[1:].replace(",", ""))
+    return price
+
 # recommendations.md defaults.
 HORIZON_DAYS = 60
 RADIUS_KM = 80.0
@@ -158,7 +171,7 @@ class World:
             if radius is None or not 0 < radius <= 40075:
                 return None
         if texts["max_price"]:
-            price = number(texts["max_price"])
+            price = budget(texts["max_price"])
             if price is None or not 0 <= price <= 1_000_000:
                 return None
         return uid, place, radius, price
