@@ -27,7 +27,8 @@ package enum EmptyExport {
             rows == 0 ? "\(file.name) holds a header and no rows: read as it is, the night would publish empty lists"
                 : "\(file.name) holds no \(column): each of its \(rows) rows has it empty; read as it is, the night would publish empty lists",
             file: file.url.path, line: file.headerLine,
-            hint: "re-export it: a query that failed, or a copy cut short, leaves the header alone; "
+            hint: (rows == 0 ? "re-export it: a query that failed, or a copy cut short, leaves the header alone; "
+                : "re-export it: a join that lost the \(column) column leaves every row's empty; ")
                 + "if the app truly has none yet, set exports.allowEmpty: true")
     }
 }
