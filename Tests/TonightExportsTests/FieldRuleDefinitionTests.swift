@@ -56,43 +56,58 @@ import TonightTesting
         #expect((Self.id(text) != nil) == valid, "\(text.debugDescription)")
     }
 
+    /// Every text of 1 to `length` characters over `alphabet`.
+    static func texts(over alphabet: String, upTo length: Int) -> [String] {
+        var texts = [""]
+        var all: [String] = []
+        for _ in 1...length {
+            texts = texts.flatMap { t in alphabet.map { t + String($0) } }
+            all += texts
+        }
+        return all
+    }
+
+    /// The texts `Field` reads (`read`) other than the definition's `function` of `module` in
+    /// `scripts/definitions` (a number, or None), as "text: ours vs theirs" lines.
+    static func differences(_ texts: [String], module: String, function: String, read: (UnsafeBufferPointer<UInt8>) -> Double?) throws
+        -> [String]
+    {
+        let dir = temporaryDirectory("field-\(function)")
+        let input = dir.appendingPathComponent("texts.json")
+        try JSONEncoder().encode(texts).write(to: input)
+        let script = """
+            import json, sys
+            sys.path.insert(0, "\(packageRoot.appendingPathComponent("scripts").path)")
+            from definitions.\(module) import \(function)
+            for t in json.load(open("\(input.path)")):
+                v = \(function)(t)
+                print("-" if v is None else v.hex())
+            """
+        let file = dir.appendingPathComponent("\(function).py")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        let result = try shell("python3 '\(file.path)'")
+        try #require(result.status == 0, "\(result.output)")
+        let want = result.output.split(separator: "\n", omittingEmptySubsequences: false).prefix(texts.count)
+        try #require(want.count == texts.count)
+        var wrong: [String] = []
+        for (text, w) in zip(texts, want) {
+            let got = Array(text.utf8).withUnsafeBufferPointer(read)
+            let expected: Double? = w == "-" ? nil : Double(String(w))  // Python's float.hex(), which Swift reads
+            if got?.bitPattern != expected?.bitPattern { wrong.append("\(text.debugDescription): \(String(describing: got)) vs \(w)") }
+        }
+        return wrong
+    }
+
     /// Every text of up to four characters over digits, point, signs, exponents, spaces and a
     /// few letters (hex, `inf`, `nan`, underscores): `Field.double` gives the definition's
     /// number, or nil when it has none.
     @Test(.enabled(if: ExternalTool.python3.isAvailable))
     func numbersAreTheDefinitions() throws {
-        let alphabet = Array("05.-+eE x_n\t")
-        var texts = [""]
-        var all: [String] = []
-        for _ in 1...4 {
-            texts = texts.flatMap { t in alphabet.map { t + String($0) } }
-            all += texts
-        }
-        all += ["1e400", "-1e400", "1e-400", "nan", "inf", "-inf", "Infinity", "0x1p3", "1_000", String(repeating: "1", count: 39),
-                String(repeating: "1", count: 40), "12345678901234567890", "0.1000000000000000055511151231257827"]
-        let dir = temporaryDirectory("field-numbers")
-        let input = dir.appendingPathComponent("texts.json")
-        try JSONEncoder().encode(all).write(to: input)
-        let script = """
-            import json, sys
-            sys.path.insert(0, "\(packageRoot.appendingPathComponent("scripts").path)")
-            from definitions.common import number
-            for t in json.load(open("\(input.path)")):
-                v = number(t)
-                print("-" if v is None else v.hex())
-            """
-        let file = dir.appendingPathComponent("numbers.py")
-        try script.write(to: file, atomically: true, encoding: .utf8)
-        let result = try shell("python3 '\(file.path)'")
-        try #require(result.status == 0, "\(result.output)")
-        let want = result.output.split(separator: "\n", omittingEmptySubsequences: false).prefix(all.count)
-        try #require(want.count == all.count)
-        var wrong: [String] = []
-        for (text, w) in zip(all, want) {
-            let got = Array(text.utf8).withUnsafeBufferPointer { Field.double($0) }
-            let expected: Double? = w == "-" ? nil : Double(String(w))  // Python's float.hex(), which Swift reads
-            if got?.bitPattern != expected?.bitPattern { wrong.append("\(text.debugDescription): \(String(describing: got)) vs \(w)") }
-        }
+        let all = Self.texts(over: "05.-+eE x_n\t", upTo: 4) + [
+            "1e400", "-1e400", "1e-400", "nan", "inf", "-inf", "Infinity", "0x1p3", "1_000", String(repeating: "1", count: 39),
+            String(repeating: "1", count: 40), "12345678901234567890", "0.1000000000000000055511151231257827",
+        ]
+        let wrong = try Self.differences(all, module: "common", function: "number") { Field.double($0) }
         #expect(all.count > 20_000)
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(10))")
     }
@@ -102,42 +117,16 @@ import TonightTesting
     /// definition's (`tickets.budget`), or absent where it has none.
     @Test(.enabled(if: ExternalTool.python3.isAvailable))
     func budgetsAreTheDefinitions() throws {
-        let alphabet = Array("$10,.- ")
-        var texts = [""]
-        var all: [String] = []
-        for _ in 1...6 {
-            texts = texts.flatMap { t in alphabet.map { t + String($0) } }
-            all += texts
-        }
-        all += ["$1,025.50", "$1,000,000.00", "$1,000,000.001", "$12,345,678", "$1,2345", "$12,34", "$1,025.5.0", "\t$25.00 ",
-                "$" + String(repeating: "1", count: 39), "$" + String(repeating: "1", count: 40), "$999,999,999,999,999,999,999"]
-        let dir = temporaryDirectory("field-budgets")
-        let input = dir.appendingPathComponent("texts.json")
-        try JSONEncoder().encode(all).write(to: input)
-        let script = """
-            import json, sys
-            sys.path.insert(0, "\(packageRoot.appendingPathComponent("scripts").path)")
-            from definitions.tickets import budget
-            for t in json.load(open("\(input.path)")):
-                v = budget(t)
-                print("-" if v is None else v.hex())
-            """
-        let file = dir.appendingPathComponent("budgets.py")
-        try script.write(to: file, atomically: true, encoding: .utf8)
-        let result = try shell("python3 '\(file.path)'")
-        try #require(result.status == 0, "\(result.output)")
-        let want = result.output.split(separator: "\n", omittingEmptySubsequences: false).prefix(all.count)
-        try #require(want.count == all.count)
-        var wrong: [String] = [], money = 0
-        for (text, w) in zip(all, want) {
-            let got = Array(text.utf8).withUnsafeBufferPointer { b -> Double? in
-                if let d = Field.double(b) { return d }
-                let m = Field.money(b)
-                if m != nil { money += 1 }
-                return m
-            }
-            let expected: Double? = w == "-" ? nil : Double(String(w))
-            if got?.bitPattern != expected?.bitPattern { wrong.append("\(text.debugDescription): \(String(describing: got)) vs \(w)") }
+        let all = Self.texts(over: "$10,.- ", upTo: 6) + [
+            "$1,025.50", "$1,000,000.00", "$1,000,000.001", "$12,345,678", "$1,2345", "$12,34", "$1,025.5.0", "\t$25.00 ",
+            "$" + String(repeating: "1", count: 39), "$" + String(repeating: "1", count: 40), "$999,999,999,999,999,999,999",
+        ]
+        var money = 0
+        let wrong = try Self.differences(all, module: "tickets", function: "budget") { b in
+            if let d = Field.double(b) { return d }
+            let m = Field.money(b)
+            if m != nil { money += 1 }
+            return m
         }
         #expect(all.count > 100_000 && money > 100, "\(money) amounts")
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(10))")
