@@ -35,7 +35,8 @@ struct SnapshotCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the complete snapshots, newest last; * marks CURRENT.",
             discussion: """
-                A snapshot an operator rolled back from says "rolled back": it is no night's alerts baseline, and a re-run \
+                A snapshot an operator rolled back from (with `tonight snapshot rollback`, or by writing CURRENT by hand) \
+                says "rolled back": it is no night's alerts baseline, and a re-run \
                 of its night does not publish it again (`tonight snapshot rollback ID` reinstates it). One published after \
                 CURRENT that never became current (a publish that died before the switch) says "never current".
                 """)
