@@ -42,7 +42,9 @@ row in nine without coordinates at 0, 0 (`null-island`), and one quiz row in sev
 separated by `, ` or `;` (`list-separators`), and favorites.csv, friends.csv and
 session_players.csv with the rows a left join adds: every user, player or session without a
 pair, with an empty value (`left-join-rows`), and one user in eight with a budget as
-PostgreSQL's `money` writes it (`$1,025.00`: `money-budgets`). No published
+PostgreSQL's `money` writes it (`$1,025.00`: `money-budgets`), and one player in six with a
+birthday as a date column exported as a timestamp writes it (`1990-01-05 00:00:00`,
+`…T00:00:00.000Z`, `… 00:00:00+00`, `…T00:00:00+02:00`: `birthdays-as-timestamps`). No published
 byte may change for that alone: with --csv-only the feed and the affinity file are copied
 as they are, and the night's content hash must be the clean night's. Without --csv-only, a
 few rows are also written as a Latin-1 exporter would: one session in 211 with its
@@ -217,9 +219,10 @@ HOSTILE_ROWS = {
     "players.csv": [
         {"user_id": "\u202e{}"}, {"user_id": "{}\u2028"}, {"lat": "95", "lon": "0"}, {"lat": "", "lon": "10"},
         {"birthday": "1990-02-30"}, {"birthday": "1899-12-31"}, {"birthday": "2099-01-01"}, {"lat": "nan", "lon": "1"},
-        {"birthday": "1990-1-5"}, {"birthday": "19900105"},
+        {"birthday": "1990-1-5"}, {"birthday": "19900105"}, {"birthday": "{}T05:00:00Z"}, {"birthday": "{} 00:00:00.5"},
         # kept:
         {"lat": "-90", "lon": "-180"}, {"birthday": "1900-01-01"}, {"lat": " 40.5 ", "lon": "+10"},
+        {"birthday": "1990-01-05T00:00:00,000-03:30"},
     ],
     "sessions.csv": [
         {"session_id": "\u202e{}"}, {"occurs_at": "2026-02-30T18:00:00Z"}, {"capacity": "4.5"}, {"creator_id": "{}\u0085"},
@@ -384,6 +387,12 @@ def mess_csv(dest, rng, latin1=False):
                     whole, _, fraction = r[header.index("max_price")].partition(".")
                     r[header.index("max_price")] = "$" + f"{int(whole):,}" + ("." + fraction if fraction else ".00")
                     counts["money-budgets"] = counts.get("money-budgets", 0) + 1
+                if name == "players.csv" and k % 6 == 1 and r[header.index("birthday")]:
+                    # As an export of a date column typed DATETIME or timestamp writes it.
+                    r = list(r)
+                    b = header.index("birthday")
+                    r[b] += (" 00:00:00", "T00:00:00.000Z", " 00:00:00+00", "T00:00:00+02:00")[(k // 6) % 4]
+                    counts["birthdays-as-timestamps"] = counts.get("birthdays-as-timestamps", 0) + 1
                 if name == "sessions.csv" and k % 4 == 3:
                     # As pandas writes an int column that has a blank: floats.
                     r = list(r)

@@ -101,6 +101,26 @@ package enum CivilTime {
         return (sign == UInt8(ascii: "-") ? base + offset : base - offset, fraction)
     }
 
+    /// The date of a date written as a timestamp at midnight, as an export of a `DATETIME`,
+    /// `timestamp` or JavaScript `Date` column writes a date:
+    /// `YYYY-MM-DD(T| )00:00:00[(.|,)0…][Z|±HH|±HHMM|±HH:MM]` (`1990-01-05 00:00:00`,
+    /// `1990-01-05T00:00:00.000Z`, `1990-01-05 00:00:00+00`), the date as written. Nil for
+    /// anything else: another time of day (`1990-01-04T23:00:00Z`, midnight at +01:00) names
+    /// a date only in the zone it was entered in, which the text does not say.
+    package static func parseMidnightDate(_ s: String) -> Int? {
+        let b = Array(s.utf8)
+        guard b.count >= 19, b[11..<19].elementsEqual("00:00:00".utf8),
+              let stamp = parseInstantWithOffset(s) ?? parseInstantWithOffset(s + "Z"), !stamp.fraction
+        else { return nil }
+        return parseDate(b[0..<10])
+    }
+
+    /// Whether `s` is a timestamp (`parseInstantWithOffset`'s form, the zone optional), at
+    /// any time of day: what a date column exported as a timestamp holds.
+    package static func isTimestamp(_ s: String) -> Bool {
+        parseInstantWithOffset(s) != nil || parseInstantWithOffset(s + "Z") != nil
+    }
+
     /// An instant as schedulers and exporters write it (`parseInstant`'s form first, then
     /// `parseInstantWithOffset`'s), a fraction of a second rounded up to the next second: with
     /// whole-second run instants that keeps `startsAt ≥ asOf`, `occurs_at > asOf` and

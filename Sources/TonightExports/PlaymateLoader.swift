@@ -119,8 +119,17 @@ package struct PlaymateLoader {
             guard let id = Self.id(row["user_id"], "user_id", reject) else { return }
             var birthday: Int?
             if !Field.isEmpty(row["birthday"]) {
-                guard let d = CivilTime.parseDate(Field.trimmed(row["birthday"])) else {
-                    reject("bad-date", "birthday '\(TonightError.quoted(Field.trimmed(row["birthday"])))' is not a real YYYY-MM-DD date"); return
+                let text = Field.trimmed(row["birthday"])
+                let read = Self.birthday(text)
+                switch read {
+                case .midnight: counts["birthday-as-timestamp", default: 0] += 1
+                case .timeOfDay:
+                    reject("bad-date", "birthday '\(TonightError.quoted(text))' has a time of day: which date it is depends on the zone it was entered in (export the column as a date, YYYY-MM-DD)")
+                    return
+                case .date, .invalid: break
+                }
+                guard let d = read.days else {
+                    reject("bad-date", "birthday '\(TonightError.quoted(text))' is not a real YYYY-MM-DD date"); return
                 }
                 guard d >= earliestBirthday, d <= runDate else {
                     reject("bad-date", "birthday \(CivilTime.formatDate(days: d)) is not between \(FieldRanges.earliestBirthday) and the run date \(CivilTime.formatDate(days: runDate))")

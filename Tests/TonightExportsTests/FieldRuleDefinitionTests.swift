@@ -131,4 +131,31 @@ import TonightTesting
         #expect(all.count > 100_000 && money > 100, "\(money) amounts")
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(10))")
     }
+
+    /// Birthdays: `1990-01-05` followed by every text of up to five characters over a
+    /// timestamp's characters, and the forms exporters write (times, fractions, zones, each
+    /// right and wrong) after real and unreal dates: `PlaymateLoader.birthday` gives the
+    /// definition's date (`playmate.birthday`: a `YYYY-MM-DD`, or that date at midnight as a
+    /// timestamp), or none where it has none. A definition that took the date of any time of day
+    /// differs on 480 texts; one that let an offset pass 14 hours, on 24.
+    @Test(.enabled(if: ExternalTool.python3.isAvailable))
+    func birthdaysAreTheDefinitions() throws {
+        var all = Self.texts(over: "T 0:.Z+1", upTo: 5).map { "1990-01-05" + $0 }
+        let times = ["T00:00:00", " 00:00:00", "T00:00:01", "T12:00:00", "T23:59:59", "T00:00", "T24:00:00", "t00:00:00", "  00:00:00"]
+        let fractions = ["", ".0", ",000", ".000000000", ".001", ".", ".0a", ".10"]
+        let zones = ["", "Z", "z", "+00", "-00", "+0000", "+00:00", "-05:00", "+05:30", "+14:00", "+14:59", "+15:00", "+05:60", "+5",
+                     "+05:0", "+0500Z", " Z", "UTC", "ZZ", "+00:00:00"]
+        for date in ["1990-01-05", "2024-02-29", "2023-02-29", "1990-13-01", "1990-1-05", "19900105", "1900-01-01"] {
+            for t in times { for f in fractions { for z in zones { all.append(date + t + f + z) } } }
+        }
+        // 3 real dates × 2 times × 4 fractions of zeros × 10 zones are midnights.
+        var midnight = 0
+        let wrong = try Self.differences(all, module: "playmate", function: "birthday") { b in
+            let read = PlaymateLoader.birthday(b)
+            if case .midnight = read { midnight += 1 }
+            return read.days.map(Double.init)
+        }
+        #expect(all.count > 40_000 && midnight == 240, "\(all.count) texts, \(midnight) at midnight")
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(10))")
+    }
 }

@@ -245,4 +245,24 @@ import TonightBase
         #expect(r.sessions[1].joined.count == 199)  // p1 created it
         #expect(r.counts["member-duplicate"] == 60_000 - 199)
     }
+
+    /// A date column exported as a timestamp (`DATETIME`, `timestamp`, a JavaScript `Date`):
+    /// midnight, with or without a fraction of zeros and a zone, is the date written, counted
+    /// `birthday-as-timestamp`; another time of day is a reject that says why.
+    @Test func birthdaysWrittenAsTimestamps() throws {
+        let r = try Self.playmate([
+            "players.csv": "a1,1990-01-05 00:00:00,,,\na2,1990-01-05T00:00:00.000Z,,,\na3,2000-02-29 00:00:00+00,,,\n"
+                + "a4,1980-06-30T00:00:00-05:00,,,\na5,1990-01-04T23:00:00Z,,,\na6,1990-01-05T00:00:00.001Z,,,\n"
+                + "a7,2099-01-01 00:00:00,,,\na8,1990-01-05T00:00:00+15:00,,,\n",
+        ])
+        #expect(r.rejects.map { "\($0.file):\($0.line) \($0.reason)" } == [
+            "players.csv:206 bad-date", "players.csv:207 bad-date", "players.csv:208 bad-date", "players.csv:209 bad-date",
+        ])
+        #expect(r.rejects.first?.detail.contains("has a time of day") == true, "\(r.rejects)")
+        #expect(r.rejects.last?.detail.contains("not a real YYYY-MM-DD") == true, "\(r.rejects)")
+        let birthdays = Dictionary(uniqueKeysWithValues: r.players.map { ($0.id, $0.birthday.map { CivilTime.formatDate(days: $0) }) })
+        #expect(birthdays["a1"] == "1990-01-05" && birthdays["a2"] == "1990-01-05" && birthdays["a3"] == "2000-02-29"
+                && birthdays["a4"] == "1980-06-30", "\(birthdays.filter { $0.key.hasPrefix("a") })")
+        #expect(r.counts["birthday-as-timestamp"] == 5, "\(r.counts)")  // a7 too, then out of range
+    }
 }

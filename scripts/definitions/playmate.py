@@ -13,6 +13,30 @@ AGE_GROUPS = ((12, "Under 12"), (18, "12-17"), (25, "18-24"), (35, "25-34"), (45
 
 
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z", re.ASCII)
+# INPUTS.md: a date exported as a timestamp at midnight (a `DATETIME` or `timestamp` column, a
+# JavaScript `Date`), with or without a fraction of zeros and a zone: the date written.
+MIDNIGHT = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]00:00:00(?:[.,]0+)?(?:Z|[+-]([0-9]{2})(?::?([0-9]{2}))?)?\Z",
+                      re.ASCII)
+
+
+def birthday_date(text):
+    """players.csv's birthday (trimmed): a real YYYY-MM-DD, or that date at midnight as a
+    timestamp (MIDNIGHT; an offset of at most 14 hours, its minutes under 60); else None."""
+    m = MIDNIGHT.match(text)
+    if m and (m.group(2) is None or (int(m.group(2)) <= 14 and int(m.group(3) or 0) < 60)):
+        text = m.group(1)
+    if not DATE.match(text):
+        return None
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def birthday(text):
+    """`birthday_date` as days since 1970-01-01 (a float, for FieldRuleDefinitionTests)."""
+    b = birthday_date(text)
+    return None if b is None else float((b - datetime.date(1970, 1, 1)).days)
 # INPUTS.md: an integer, or one with a fraction of zeros as pandas writes an int column that
 # has a blank (`60.0`).
 INTEGER = re.compile(r"[0-9]{1,18}(?:\.0+)?\Z", re.ASCII)
@@ -68,10 +92,10 @@ class Playmate:
             """user-data.md: the files are UTF-8; the stage rejects a row whose free text is not."""
             return any(any("\udc80" <= c <= "\udcff" for c in (r.get(k) or "")) for k in columns)
 
-        def age_group(birthday):
-            if not birthday:
+        def age_group(text):
+            b = birthday_date((text or "").strip(" \t"))
+            if b is None:
                 return None
-            b = datetime.date.fromisoformat(birthday.strip())
             age = day.year - b.year - ((day.month, day.day) < (b.month, b.day))
             return next(name for (limit, name) in AGE_GROUPS if age < limit)
 
@@ -91,7 +115,8 @@ class Playmate:
         def player_row(r):
             """players.csv by user-data.md's and INPUTS.md's rules: (id, origin or None), or
             None for a rejected row (a bad id; coordinates that are not two numbers in range;
-            a birthday that is not a real YYYY-MM-DD from 1900-01-01 to the run date; a gender
+            a birthday that is not a real YYYY-MM-DD (or that date at midnight as a timestamp) from
+            1900-01-01 to the run date; a gender
             that is not one of the app's, in any case)."""
             uid = valid_id(r.get("user_id") or "")
             origin, ok = origin_of(r)
@@ -100,12 +125,9 @@ class Playmate:
             gender = clean(r.get("gender"))
             if gender is not None and app_spelling(gender, GENDERS) not in GENDERS:
                 return None
-            birthday = (r.get("birthday") or "").strip(" \t")
-            if birthday:
-                try:
-                    b = datetime.date.fromisoformat(birthday) if DATE.match(birthday) else None
-                except ValueError:
-                    b = None
+            text = (r.get("birthday") or "").strip(" \t")
+            if text:
+                b = birthday_date(text)
                 if b is None or not datetime.date(1900, 1, 1) <= b <= day:
                     return None
             return None if uid is None else (uid, origin)
