@@ -37,6 +37,8 @@ def birthday(text):
     """`birthday_date` as days since 1970-01-01 (a float, for FieldRuleDefinitionTests)."""
     b = birthday_date(text)
     return None if b is None else float((b - datetime.date(1970, 1, 1)).days)
+
+
 # INPUTS.md: an integer, or one with a fraction of zeros as pandas writes an int column that
 # has a blank (`60.0`).
 INTEGER = re.compile(r"[0-9]{1,18}(?:\.0+)?\Z", re.ASCII)
@@ -115,9 +117,8 @@ class Playmate:
         def player_row(r):
             """players.csv by user-data.md's and INPUTS.md's rules: (id, origin or None), or
             None for a rejected row (a bad id; coordinates that are not two numbers in range;
-            a birthday that is not a real YYYY-MM-DD (or that date at midnight as a timestamp) from
-            1900-01-01 to the run date; a gender
-            that is not one of the app's, in any case)."""
+            a birthday that is not a real YYYY-MM-DD, or that date at midnight as a timestamp,
+            from 1900-01-01 to the run date; a gender that is not one of the app's, in any case)."""
             uid = valid_id(r.get("user_id") or "")
             origin, ok = origin_of(r)
             if not ok:
