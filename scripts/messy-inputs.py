@@ -44,7 +44,8 @@ session_players.csv with the rows a left join adds: every user, player or sessio
 pair, with an empty value (`left-join-rows`), and one user in eight with a budget as
 PostgreSQL's `money` writes it (`$1,025.00`: `money-budgets`), and one player in six with a
 birthday as a date column exported as a timestamp writes it (`1990-01-05 00:00:00`,
-`…T00:00:00.000Z`, `… 00:00:00+00`, `…T00:00:00+02:00`: `birthdays-as-timestamps`). No published
+`…T00:00:00.000Z`, `… 00:00:00+00`, `…T00:00:00+02:00`: `birthdays-as-timestamps`), and one
+session in ten with `occurs_at` as seconds or milliseconds since 1970 (`occurs-at-epochs`). No published
 byte may change for that alone: with --csv-only the feed and the affinity file are copied
 as they are, and the night's content hash must be the clean night's. Without --csv-only, a
 few rows are also written as a Latin-1 exporter would: one session in 211 with its
@@ -62,7 +63,7 @@ Usage: scripts/messy-inputs.py IN_DIR OUT_DIR [--seed N] [--csv-only]
   copies IN_DIR (a generated inputs directory) to OUT_DIR with feed.xml, affinity.txt and
   the CSV exports made messy.
 """
-import argparse, collections, csv, datetime, json, os, random, re, shutil, sys, unicodedata
+import argparse, calendar, collections, csv, datetime, json, os, random, re, shutil, sys, unicodedata
 
 ABBREVIATE = [("Saint ", "St. "), ("Sainte-", "Ste-"), ("Fort ", "Ft. "), ("Mount ", "Mt. "), ("Saint-", "St-")]
 SPACES = ["\u00a0", "\u2003", "\u3000"]
@@ -340,6 +341,13 @@ def mess_csv(dest, rng, latin1=False):
                     r = list(r)
                     r[when] = another_exporters_instant(r[when], k % 5)
                     counts["occurs-at-forms"] = counts.get("occurs-at-forms", 0) + 1
+                elif when is not None and k % 10 == 5:
+                    # As an integer column's export or `Date.now()` writes it: seconds or
+                    # milliseconds since 1970.
+                    r = list(r)
+                    t = calendar.timegm(datetime.datetime.strptime(r[when], "%Y-%m-%dT%H:%M:%SZ").timetuple())
+                    r[when] = str(t) if k % 20 == 5 else str(t * 1000)
+                    counts["occurs-at-epochs"] = counts.get("occurs-at-epochs", 0) + 1
                 if name in ("players.csv", "quiz.csv") and k % 5 == 4:
                     # As an enum column's export or a spreadsheet's autocorrect writes the
                     # app's values: another case, an en dash.

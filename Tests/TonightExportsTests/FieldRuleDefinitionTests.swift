@@ -158,4 +158,30 @@ import TonightTesting
         #expect(all.count > 40_000 && midnight == 240, "\(all.count) texts, \(midnight) at midnight")
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(10))")
     }
+
+    /// Sessions' instants: every text of up to ten characters over `9`, `0` and `.`, numbers
+    /// of 8 to 14 digits at the edges of the two epoch forms, signs, spaces, exponents and
+    /// other digits, and the ISO forms: `PlaymateLoader.occursAt` gives the definition's
+    /// instant (`common.session_instant`), or none where it has none. A definition that read
+    /// 11 digits as seconds differs on 8 texts; one that took a fraction on milliseconds, on 18.
+    @Test(.enabled(if: ExternalTool.python3.isAvailable))
+    func instantsAreTheDefinitions() throws {
+        var all = Self.texts(over: "90.", upTo: 10)
+        for n in ["946684800", "946684799", "4102444799", "4102444800", "999999999", "1732300000", "0946684800", "00000000000",
+                  "17323000001", "946684800000", "946684800001", "4102444799999", "4102444799001", "999999999999", "1732300000250",
+                  "17323000002500", "12345678", "1234567890123456789012"] {
+            for f in ["", ".0", ".25", ".000", ".", ".0.0", "e3", ",5", " ", "Z"] { all.append(n + f) }
+            for p in ["-", "+", " ", "0x"] { all.append(p + n) }
+        }
+        all += ["1_732_300_000", "1,732,300,000", "\u{FF11}732300000", "2026-11-22T18:00:00Z", "2026-11-22 18:00:00.5+01:00",
+                "2026-11-22T18:00:00", "1.7323e9"]
+        var epochs = 0
+        let wrong = try Self.differences(all, module: "common", function: "session_instant_float") { b in
+            guard let (t, epoch) = PlaymateLoader.occursAt(b) else { return nil }
+            if epoch { epochs += 1 }
+            return Double(t)
+        }
+        #expect(all.count > 80_000 && epochs > 1_000, "\(all.count) texts, \(epochs) epochs")
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(10))")
+    }
 }

@@ -265,4 +265,27 @@ import TonightBase
                 && birthdays["a4"] == "1980-06-30", "\(birthdays.filter { $0.key.hasPrefix("a") })")
         #expect(r.counts["birthday-as-timestamp"] == 5, "\(r.counts)")  // a7 too, then out of range
     }
+
+    /// An instant as an integer column's export, `Date.now()` or `time.time()` write it:
+    /// seconds (9 or 10 digits, with a fraction or not) or milliseconds (12 or 13 digits) since
+    /// 1970, a fraction of a second rounded up; counted `instant-as-epoch`. 11 digits, a
+    /// fraction on milliseconds, a sign or an exponent stay rejects.
+    @Test func sessionsWrittenAsEpochs() throws {
+        let row = { (id: String, when: String) in "\(id),Tennis,p1,\(when),60,40,-74,4\n" }
+        let r = try Self.playmate([
+            "sessions.csv": row("e1", "1769968800") + row("e2", "1769968800.25") + row("e3", "1769968800000")
+                + row("e4", "1769968800001") + row("e5", "17699688000") + row("e6", "1769968800000.5")
+                + row("e7", "-1769968800") + row("e8", "1.7699688e9") + row("e9", "123456789"),
+        ])
+        #expect(r.rejects.map { "\($0.file):\($0.line) \($0.reason)" } == [
+            "sessions.csv:206 bad-date", "sessions.csv:207 bad-date", "sessions.csv:208 bad-date", "sessions.csv:209 bad-date",
+            "sessions.csv:210 bad-date",
+        ])
+        #expect(r.rejects.first?.detail.contains("milliseconds since 1970") == true, "\(r.rejects)")
+        #expect(r.rejects.last?.detail.contains("is not between") == true, "\(r.rejects)")  // 1973
+        let at = Dictionary(uniqueKeysWithValues: r.sessions.map { ($0.id, CivilTime.formatUTC($0.occursAt)) })
+        #expect(at["e1"] == "2026-02-01T18:00:00Z" && at["e2"] == "2026-02-01T18:00:01Z" && at["e3"] == "2026-02-01T18:00:00Z"
+                && at["e4"] == "2026-02-01T18:00:01Z", "\(at.filter { $0.key.hasPrefix("e") })")
+        #expect(r.counts["instant-as-epoch"] == 5, "\(r.counts)")  // e9 too, then out of range
+    }
 }

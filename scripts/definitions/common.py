@@ -54,6 +54,33 @@ def exported_instant(text):
     return base + (1 if fraction and fraction.strip("0") else 0)
 
 
+# INPUTS.md: seconds since 1970-01-01 UTC (9 or 10 digits, a decimal fraction or not) or
+# milliseconds (12 or 13 digits), as an integer column's export, `Date.now()` or `time.time()`
+# write an instant.
+EPOCH = re.compile(r"(?:([0-9]{9,10})(?:\.([0-9]+))?|([0-9]{12,13}))\Z", re.ASCII)
+
+
+def session_instant(text):
+    """`sessions.occurs_at`: `exported_instant`, else EPOCH (a fraction of a second rounded up
+    to the next second); seconds since the epoch in UTC, or None."""
+    t = exported_instant(text)
+    if t is not None:
+        return t
+    m = EPOCH.match(text)
+    if not m:
+        return None
+    if m.group(3):
+        ms = int(m.group(3))
+        return ms // 1000 + (1 if ms % 1000 else 0)
+    return int(m.group(1)) + (1 if m.group(2) and m.group(2).strip("0") else 0)
+
+
+def session_instant_float(text):
+    """`session_instant` as a float (for FieldRuleDefinitionTests)."""
+    t = session_instant(text)
+    return None if t is None else float(t)
+
+
 # INPUTS.md: the words other exporters write for an absent value (pandas' default na_values,
 # MySQL's \N, JavaScript's undefined), read as an empty field in every column but the ids.
 NULL_MARKERS = frozenset([

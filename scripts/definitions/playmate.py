@@ -3,7 +3,7 @@ tie-break and feedback."""
 import collections, csv, datetime, functools, json, os, re, unicodedata
 
 from .feed import clean as feed_text
-from .common import NEAR_TIE, km, instant, exported_instant, published, same_number, valid_id, number, without_null_markers
+from .common import NEAR_TIE, km, instant, session_instant, published, same_number, valid_id, number, without_null_markers
 
 SESSIONS_RADIUS_KM = 80.4672
 SESSIONS_SIZE = 8
@@ -171,12 +171,12 @@ class Playmate:
         def session_row(r):
             """sessions.csv by user-data.md's and INPUTS.md's rules, or None for a rejected row:
             ids; a sport (at most 200 bytes); `occurs_at` a real instant from 2000 to 2099
-            (YYYY-MM-DDTHH:MM:SSZ, or as other exporters write it: `exported_instant`); both coordinates, numbers in range; a capacity of 1…1000 and a
+            (YYYY-MM-DDTHH:MM:SSZ, or as other exporters write it: `session_instant`); both coordinates, numbers in range; a capacity of 1…1000 and a
             duration (optional) of 0…1440 minutes, integers; a session id seen before."""
             sid, creator, sport = valid_id(r.get("session_id") or ""), valid_id(r.get("creator_id") or ""), clean(r.get("sport"))
             if sid is None or creator is None or sid in self.sessions or not sport or len(sport.encode("utf-8", "surrogateescape")) > 200:
                 return None
-            when = exported_instant((r.get("occurs_at") or "").strip(" \t"))
+            when = session_instant((r.get("occurs_at") or "").strip(" \t"))
             if when is None or not instant("2000-01-01T00:00:00Z") <= when <= instant("2099-12-31T23:59:59Z"):
                 return None
             lat, lon = number(r.get("lat") or ""), number(r.get("lon") or "")
@@ -196,7 +196,7 @@ class Playmate:
             self.sessions[r["session_id"].strip()] = {
                 "id": r["session_id"].strip(), "key": sport_key(clean(r["sport"])), "label": clean(r["sport"]),
                 "skill": clean(r.get("skill_level")), "location": clean(r.get("location_name")),
-                "creator": r["creator_id"].strip(), "occurs": exported_instant(r["occurs_at"].strip(" \t")),
+                "creator": r["creator_id"].strip(), "occurs": session_instant(r["occurs_at"].strip(" \t")),
                 "duration": whole(r["duration_min"]) if (r.get("duration_min") or "").strip() else 0,
                 "place": (float(r["lat"]), float(r["lon"])), "capacity": whole(r["capacity"]),
                 "members": {r["creator_id"].strip()}}
