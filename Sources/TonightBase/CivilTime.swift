@@ -72,21 +72,34 @@ package enum CivilTime {
     /// fraction of a second held a non-zero digit (the seconds are then the whole second
     /// before): each caller decides what such a time means. Offsets up to ±14:00.
     package static func parseInstantWithOffset(_ s: String) -> (seconds: Int64, fraction: Bool)? {
-        let b = Array(s.utf8)
+        guard let t = parseTimestamp(s.utf8), let offset = t.offset else { return nil }
+        return (Int64(t.day) * 86_400 + Int64(t.second) - Int64(offset), t.fraction)
+    }
+
+    /// The parts of a timestamp as exporters write it, the zone optional:
+    /// `YYYY-MM-DD(T| )HH:MM:SS[(.|,)digits][Z|±HH|±HHMM|±HH:MM]`, as written (not converted
+    /// to UTC). `day` and `second` are the date and the time of day written; `fraction` whether
+    /// the fraction of a second held a non-zero digit; `offset` the zone's seconds east of UTC
+    /// (up to ±14:00), nil when the text has no zone. Nil when the text is not such a
+    /// timestamp, or names no real date or time. `parseInstantWithOffset` is this with the zone
+    /// required; a date column exported as a `DATETIME`, `timestamp` or JavaScript `Date`
+    /// (`1990-01-05 00:00:00`, `1990-01-05T00:00:00.000Z`) is this at midnight.
+    package static func parseTimestamp(_ text: some Collection<UInt8>) -> (day: Int, second: Int, fraction: Bool, offset: Int?)? {
+        let b = Array(text)
         func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
-        guard b.count >= 20, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),
+        guard b.count >= 19, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),
               let d = parseDate(b[0..<10]), let t = parseTime(b[11..<19]) else { return nil }
-        let base = Int64(d) * 86_400 + Int64(t)
         var i = 19
         var fraction = false
-        if b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
+        if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
             let digits = b[(i + 1)...].prefix(while: isDigit)
             guard !digits.isEmpty else { return nil }
             fraction = digits.contains { $0 != UInt8(ascii: "0") }
             i += 1 + digits.count
         }
-        let zone = Array(b[i...])
-        if zone == [UInt8(ascii: "Z")] { return (base, fraction) }
+        let zone = b[i...]
+        if zone.isEmpty { return (d, t, fraction, nil) }
+        if zone.elementsEqual([UInt8(ascii: "Z")]) { return (d, t, fraction, 0) }
         guard let sign = zone.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
         let rest = Array(zone.dropFirst())
         let hhmm: [UInt8]
@@ -97,28 +110,8 @@ package enum CivilTime {
         default: return nil
         }
         guard let hours = digits(hhmm, 0, 2), let minutes = digits(hhmm, 2, 2), hours <= 14, minutes < 60 else { return nil }
-        let offset = Int64(hours * 3600 + minutes * 60)
-        return (sign == UInt8(ascii: "-") ? base + offset : base - offset, fraction)
-    }
-
-    /// The date of a date written as a timestamp at midnight, as an export of a `DATETIME`,
-    /// `timestamp` or JavaScript `Date` column writes a date:
-    /// `YYYY-MM-DD(T| )00:00:00[(.|,)0…][Z|±HH|±HHMM|±HH:MM]` (`1990-01-05 00:00:00`,
-    /// `1990-01-05T00:00:00.000Z`, `1990-01-05 00:00:00+00`), the date as written. Nil for
-    /// anything else: another time of day (`1990-01-04T23:00:00Z`, midnight at +01:00) names
-    /// a date only in the zone it was entered in, which the text does not say.
-    package static func parseMidnightDate(_ s: String) -> Int? {
-        let b = Array(s.utf8)
-        guard b.count >= 19, b[11..<19].elementsEqual("00:00:00".utf8),
-              let stamp = parseInstantWithOffset(s) ?? parseInstantWithOffset(s + "Z"), !stamp.fraction
-        else { return nil }
-        return parseDate(b[0..<10])
-    }
-
-    /// Whether `s` is a timestamp (`parseInstantWithOffset`'s form, the zone optional), at
-    /// any time of day: what a date column exported as a timestamp holds.
-    package static func isTimestamp(_ s: String) -> Bool {
-        parseInstantWithOffset(s) != nil || parseInstantWithOffset(s + "Z") != nil
+        let offset = hours * 3600 + minutes * 60
+        return (d, t, fraction, sign == UInt8(ascii: "-") ? -offset : offset)
     }
 
     /// An instant as schedulers and exporters write it (`parseInstant`'s form first, then

@@ -5,9 +5,10 @@ extension PlaymateLoader {
     /// (`CivilTime.parseInstantRoundingUp`), else seconds or milliseconds since 1970-01-01 UTC
     /// (`epochInstant`); `epoch` says which. The definition: `session_instant` in
     /// scripts/definitions/common.py (`FieldRuleDefinitionTests.instantsAreTheDefinitions`).
-    static func occursAt(_ text: UnsafeBufferPointer<UInt8>) -> (seconds: Int64, epoch: Bool)? {
-        if let t = CivilTime.parseInstantRoundingUp(String(decoding: text, as: UTF8.self)) { return (t, false) }
-        return epochInstant(text).map { ($0, true) }
+    static func occursAt(_ text: String) -> (seconds: Int64, epoch: Bool)? {
+        if let t = CivilTime.parseInstantRoundingUp(text) { return (t, false) }
+        var text = text
+        return text.withUTF8 { epochInstant($0) }.map { ($0, true) }
     }
 
     /// Seconds since 1970-01-01 UTC as an integer column's export, JavaScript's `Date.now()`

@@ -212,7 +212,7 @@ package struct PlaymateLoader {
             guard let creatorID = Self.id(row["creator_id"], "creator_id", reject) else { return }
             guard !Field.isEmpty(row["occurs_at"]) else { reject("missing-field", "occurs_at is empty"); return }
             let whenText = String(decoding: Field.trimmed(row["occurs_at"]), as: UTF8.self)
-            guard let (when, epoch) = Self.occursAt(Field.trimmed(row["occurs_at"])) else {
+            guard let (when, epoch) = Self.occursAt(whenText) else {
                 reject("bad-date", "occurs_at '\(TonightError.quoted(whenText))' is not an ISO 8601 instant "
                     + "(2026-11-22T18:00:00Z; an offset such as +00:00 or -05:00 is converted to UTC) "
                     + "nor seconds or milliseconds since 1970 (1732300000, 1732300000250)"); return

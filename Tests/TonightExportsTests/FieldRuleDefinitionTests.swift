@@ -68,7 +68,8 @@ import TonightTesting
     }
 
     /// The texts `Field` reads (`read`) other than the definition's `function` of `module` in
-    /// `scripts/definitions` (a number, or None), as "text: ours vs theirs" lines.
+    /// `scripts/definitions` (a number, a date as days since 1970-01-01, or None), as "text:
+    /// ours vs theirs" lines.
     static func differences(_ texts: [String], module: String, function: String, read: (UnsafeBufferPointer<UInt8>) -> Double?) throws
         -> [String]
     {
@@ -76,12 +77,14 @@ import TonightTesting
         let input = dir.appendingPathComponent("texts.json")
         try JSONEncoder().encode(texts).write(to: input)
         let script = """
-            import json, sys
+            import datetime, json, sys
             sys.path.insert(0, "\(packageRoot.appendingPathComponent("scripts").path)")
             from definitions.\(module) import \(function)
             for t in json.load(open("\(input.path)")):
                 v = \(function)(t)
-                print("-" if v is None else v.hex())
+                if isinstance(v, datetime.date):
+                    v = (v - datetime.date(1970, 1, 1)).days
+                print("-" if v is None else float(v).hex())
             """
         let file = dir.appendingPathComponent("\(function).py")
         try script.write(to: file, atomically: true, encoding: .utf8)
@@ -135,7 +138,7 @@ import TonightTesting
     /// Birthdays: `1990-01-05` followed by every text of up to five characters over a
     /// timestamp's characters, and the forms exporters write (times, fractions, zones, each
     /// right and wrong) after real and unreal dates: `PlaymateLoader.birthday` gives the
-    /// definition's date (`playmate.birthday`: a `YYYY-MM-DD`, or that date at midnight as a
+    /// definition's date (`playmate.birthday_date`: a `YYYY-MM-DD`, or that date at midnight as a
     /// timestamp), or none where it has none. A definition that took the date of any time of day
     /// differs on 480 texts; one that let an offset pass 14 hours, on 24.
     @Test(.enabled(if: ExternalTool.python3.isAvailable))
@@ -150,7 +153,7 @@ import TonightTesting
         }
         // 3 real dates × 2 times × 4 fractions of zeros × 10 zones are midnights.
         var midnight = 0
-        let wrong = try Self.differences(all, module: "playmate", function: "birthday") { b in
+        let wrong = try Self.differences(all, module: "playmate", function: "birthday_date") { b in
             let read = PlaymateLoader.birthday(b)
             if case .midnight = read { midnight += 1 }
             return read.days.map(Double.init)
@@ -176,8 +179,8 @@ import TonightTesting
         all += ["1_732_300_000", "1,732,300,000", "\u{FF11}732300000", "2026-11-22T18:00:00Z", "2026-11-22 18:00:00.5+01:00",
                 "2026-11-22T18:00:00", "1.7323e9"]
         var epochs = 0
-        let wrong = try Self.differences(all, module: "common", function: "session_instant_float") { b in
-            guard let (t, epoch) = PlaymateLoader.occursAt(b) else { return nil }
+        let wrong = try Self.differences(all, module: "common", function: "session_instant") { b in
+            guard let (t, epoch) = PlaymateLoader.occursAt(String(decoding: b, as: UTF8.self)) else { return nil }
             if epoch { epochs += 1 }
             return Double(t)
         }

@@ -29,29 +29,46 @@ def instant(text):
                .replace(tzinfo=datetime.timezone.utc).timestamp())
 
 
-EXPORTED_INSTANT = re.compile(
-    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]+))?(Z|[+-][0-9]{2}(?::?[0-9]{2})?)\Z", re.ASCII)
+# INPUTS.md: a timestamp as exporters write it, ISO 8601 / RFC 3339 with `T` or a space, a
+# fraction of a second, and `Z` or an offset of ±HH, ±HHMM or ±HH:MM (the zone optional here).
+EXPORTED_TIMESTAMP = re.compile(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]+))?(Z|[+-][0-9]{2}(?::?[0-9]{2})?)?\Z", re.ASCII)
 
 
-def exported_instant(text):
-    """An instant as exporters write it (INPUTS.md): ISO 8601 / RFC 3339 with `T` or a space,
-    a fraction of a second (rounded up to the next whole second when not zero) and `Z` or an
-    offset of ±HH, ±HHMM or ±HH:MM up to 14 hours; seconds since the epoch in UTC, or None."""
-    m = EXPORTED_INSTANT.match(text)
+def exported_timestamp(text):
+    """The parts of an EXPORTED_TIMESTAMP as written: (date, time of day, whether the fraction
+    of a second is not zero, the zone's seconds east of UTC or None without a zone), or None
+    when the text is not one, names no real date or time, or its offset passes 14 hours or
+    its minutes 59."""
+    m = EXPORTED_TIMESTAMP.match(text)
     if not m:
         return None
     day, clock, fraction, zone = m.groups()
     try:
-        base = instant(f"{day}T{clock}Z")
+        datetime.datetime.strptime(f"{day}T{clock}", "%Y-%m-%dT%H:%M:%S")
     except ValueError:
         return None
-    if zone != "Z":
+    offset = None
+    if zone == "Z":
+        offset = 0
+    elif zone:
         digits = zone[1:].replace(":", "")
         hours, minutes = int(digits[:2]), int(digits[2:] or "0")
         if hours > 14 or minutes >= 60:
             return None
-        base -= (1 if zone[0] == "+" else -1) * (hours * 3600 + minutes * 60)
-    return base + (1 if fraction and fraction.strip("0") else 0)
+        offset = (1 if zone[0] == "+" else -1) * (hours * 3600 + minutes * 60)
+    return day, clock, bool(fraction and fraction.strip("0")), offset
+
+
+def exported_instant(text):
+    """An instant as exporters write it (INPUTS.md): an `exported_timestamp` with its zone, a
+    fraction of a second rounded up to the next whole second; seconds since the epoch in UTC,
+    or None."""
+    parts = exported_timestamp(text)
+    if parts is None or parts[3] is None:
+        return None
+    day, clock, fraction, offset = parts
+    return instant(f"{day}T{clock}Z") - offset + (1 if fraction else 0)
 
 
 # INPUTS.md: seconds since 1970-01-01 UTC (9 or 10 digits, a decimal fraction or not) or
@@ -73,12 +90,6 @@ def session_instant(text):
         ms = int(m.group(3))
         return ms // 1000 + (1 if ms % 1000 else 0)
     return int(m.group(1)) + (1 if m.group(2) and m.group(2).strip("0") else 0)
-
-
-def session_instant_float(text):
-    """`session_instant` as a float (for FieldRuleDefinitionTests)."""
-    t = session_instant(text)
-    return None if t is None else float(t)
 
 
 # INPUTS.md: the words other exporters write for an absent value (pandas' default na_values,

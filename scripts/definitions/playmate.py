@@ -3,7 +3,7 @@ tie-break and feedback."""
 import collections, csv, datetime, functools, json, os, re, unicodedata
 
 from .feed import clean as feed_text
-from .common import NEAR_TIE, km, instant, session_instant, published, same_number, valid_id, number, without_null_markers
+from .common import NEAR_TIE, km, instant, exported_timestamp, session_instant, published, same_number, valid_id, number, without_null_markers
 
 SESSIONS_RADIUS_KM = 80.4672
 SESSIONS_SIZE = 8
@@ -13,30 +13,22 @@ AGE_GROUPS = ((12, "Under 12"), (18, "12-17"), (25, "18-24"), (35, "25-34"), (45
 
 
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z", re.ASCII)
-# INPUTS.md: a date exported as a timestamp at midnight (a `DATETIME` or `timestamp` column, a
-# JavaScript `Date`), with or without a fraction of zeros and a zone: the date written.
-MIDNIGHT = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]00:00:00(?:[.,]0+)?(?:Z|[+-]([0-9]{2})(?::?([0-9]{2}))?)?\Z",
-                      re.ASCII)
 
 
 def birthday_date(text):
     """players.csv's birthday (trimmed): a real YYYY-MM-DD, or that date at midnight as a
-    timestamp (MIDNIGHT; an offset of at most 14 hours, its minutes under 60); else None."""
-    m = MIDNIGHT.match(text)
-    if m and (m.group(2) is None or (int(m.group(2)) <= 14 and int(m.group(3) or 0) < 60)):
-        text = m.group(1)
+    timestamp (INPUTS.md: an `exported_timestamp` at 00:00:00, a fraction of zeros, with or
+    without a zone, as a `DATETIME` or `timestamp` column or a JavaScript `Date` is exported:
+    the date written); else None."""
+    stamp = exported_timestamp(text)
+    if stamp is not None and stamp[1] == "00:00:00" and not stamp[2]:
+        text = stamp[0]
     if not DATE.match(text):
         return None
     try:
         return datetime.date.fromisoformat(text)
     except ValueError:
         return None
-
-
-def birthday(text):
-    """`birthday_date` as days since 1970-01-01 (a float, for FieldRuleDefinitionTests)."""
-    b = birthday_date(text)
-    return None if b is None else float((b - datetime.date(1970, 1, 1)).days)
 
 
 # INPUTS.md: an integer, or one with a fraction of zeros as pandas writes an int column that
