@@ -342,11 +342,11 @@ def mess_csv(dest, rng, latin1=False):
                     r[when] = another_exporters_instant(r[when], k % 5)
                     counts["occurs-at-forms"] = counts.get("occurs-at-forms", 0) + 1
                 elif when is not None and k % 10 == 5:
-                    # As an integer column's export or `Date.now()` writes it: seconds or
-                    # milliseconds since 1970.
+                    # As an integer column's export, `time.time()` or `Date.now()` writes it:
+                    # seconds (whole, or a float's `.0`) or milliseconds since 1970.
                     r = list(r)
                     t = calendar.timegm(datetime.datetime.strptime(r[when], "%Y-%m-%dT%H:%M:%SZ").timetuple())
-                    r[when] = str(t) if k % 20 == 5 else str(t * 1000)
+                    r[when] = (str(t) if k % 40 == 5 else f"{t}.0") if k % 20 == 5 else str(t * 1000)
                     counts["occurs-at-epochs"] = counts.get("occurs-at-epochs", 0) + 1
                 if name in ("players.csv", "quiz.csv") and k % 5 == 4:
                     # As an enum column's export or a spreadsheet's autocorrect writes the
