@@ -2,31 +2,39 @@
 /// hot loops that write millions of small objects (list items), where `JSONWriter`'s
 /// per-token array appends (each with a capacity and uniqueness check) cost more than the
 /// bytes. Commas are the caller's; every write checks the capacity.
+///
+/// `@usableFromInline`, as are the types its methods use: Swift 6.3 inlines a `package`
+/// type's `@inlinable` methods into another module only when the type is `@usableFromInline`
+/// (or public), and the lists are written in `TonightRanking`, where a call into this module
+/// per byte, key and number cost more than the work (ranking.md, "The JSON cursor inlined").
+@usableFromInline
 package struct JSONCursor: TextOutputStream {
-    private let base: UnsafeMutablePointer<UInt8>
-    private let capacity: Int
-    package private(set) var count = 0
+    @usableFromInline let base: UnsafeMutablePointer<UInt8>
+    @usableFromInline let capacity: Int
+    @usableFromInline var end = 0
+    /// Bytes written so far.
+    package var count: Int { end }
 
     init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         base = buffer.baseAddress!
         capacity = buffer.count
     }
 
-    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: end) }
 
-    @inline(__always)
-    private mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
-        precondition(count + n <= capacity, "JSONCursor: item larger than its declared bound")
-        defer { count += n }
-        return base + count
+    @inlinable @inline(__always)
+    mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        precondition(end + n <= capacity, "JSONCursor: item larger than its declared bound")
+        defer { end += n }
+        return base + end
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func byte(_ b: UInt8) {
         reserve(1).pointee = b
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func bytes(_ b: UnsafeRawBufferPointer) {
         guard let src = b.baseAddress else { return }
         Self.copy(UnsafeMutableRawPointer(reserve(b.count)), src, b.count)
@@ -35,7 +43,7 @@ package struct JSONCursor: TextOutputStream {
     /// Copies `n` bytes. The cursor's copies are a few bytes each (an event id, a field
     /// name, digits): inline loads and stores, two overlapping ones per size class, where a
     /// call of `memmove` per copy was ~3 % of the tickets stage's CPU.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func copy(_ dst: UnsafeMutableRawPointer, _ src: UnsafeRawPointer, _ n: Int) {
         switch n {
         case 16...32:
@@ -69,7 +77,7 @@ package struct JSONCursor: TextOutputStream {
     /// An event id as its JSON string: `"` and the 16 upper-case hex digits of
     /// `EventID.format`, then `"`, from the number (list items carry the id, so writing one
     /// reads no per-event text table: that read was a cache miss per item).
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func eventID(_ id: UInt64) {
         let p = UnsafeMutableRawPointer(reserve(18))
         p.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
@@ -81,7 +89,7 @@ package struct JSONCursor: TextOutputStream {
     /// The eight upper-case hex digits of `x`, most significant first in memory order: each
     /// nibble spread to a byte, then `0`–`9`/`A`–`F` in every byte at once (no carries
     /// cross bytes: every byte stays below 0x47).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func hexDigits(_ x: UInt32) -> UInt64 {
         var v = UInt64(x)
         v = (v | v << 16) & 0x0000_FFFF_0000_FFFF
@@ -95,16 +103,18 @@ package struct JSONCursor: TextOutputStream {
     }
 
     /// `"name":`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func key(_ k: JSONWriter.FieldName) {
         k.withBytes { bytes($0) }
     }
 
+    @inlinable
     package mutating func int(_ v: Int64) {
         JSONNumber.withDigits(v) { bytes($0) }
     }
 
     /// A JSON number with the same text as `JSONWriter.value(_: Double)`.
+    @usableFromInline
     package mutating func double(_ v: Double) {
         if let i = JSONNumber.integral(v) {
             int(i)
@@ -116,7 +126,7 @@ package struct JSONCursor: TextOutputStream {
     /// A JSON number no more precise than `precision`: the same text as
     /// `double(precision.rounded(v))`, written from the scaled integer when that text is a
     /// plain decimal (most published numbers), without the shortest-digits search.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func double(_ v: Double, _ precision: NumberPrecision) {
         if let (n, places) = precision.scaledDecimal(v) {
             decimal(n, places: places)
@@ -126,12 +136,13 @@ package struct JSONCursor: TextOutputStream {
     }
 
     /// `n / 10^places` as plain decimal text (`JSONNumber.withDecimal`).
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func decimal(_ n: Int64, places: Int) {
         JSONNumber.withDecimal(n, places: places) { bytes($0) }
     }
 
     /// `[a,b,…]` (a concrete buffer: a generic sequence is not specialised across modules).
+    @inlinable
     package mutating func ints(_ values: UnsafeBufferPointer<Int64>) {
         byte(UInt8(ascii: "["))
         var first = true
@@ -143,16 +154,19 @@ package struct JSONCursor: TextOutputStream {
         byte(UInt8(ascii: "]"))
     }
 
+    @inlinable
     package mutating func bool(_ v: Bool) {
         let text: StaticString = v ? "true" : "false"
         text.withUTF8Buffer { bytes(UnsafeRawBufferPointer($0)) }
     }
 
+    @usableFromInline
     package mutating func write(_ string: String) {
         var s = string
         s.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
     }
 
+    @usableFromInline
     package mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
         bytes(UnsafeRawBufferPointer(buffer))
     }

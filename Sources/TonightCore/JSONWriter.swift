@@ -3,6 +3,7 @@
 ///
 /// Hand-written because Foundation's JSONEncoder is several times slower on millions of
 /// small records and cannot guarantee the field order that keeps outputs byte-identical.
+@usableFromInline
 package struct JSONWriter: Sendable {
     package var bytes: [UInt8]
     private var first = true
@@ -65,9 +66,10 @@ package struct JSONWriter: Sendable {
 
     /// A field name encoded once (`"name":`, at most 32 bytes) and held inline, for writers
     /// of millions of records (an array would be retained and released at every use).
+    @usableFromInline
     package struct FieldName: Sendable {
-        private var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        private let count: Int
+        @usableFromInline var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        @usableFromInline let count: Int
 
         package init(_ name: String) {
             var w = JSONWriter(capacity: name.utf8.count + 3)
@@ -83,7 +85,7 @@ package struct JSONWriter: Sendable {
             withUnsafeBytes(of: storage) { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
 
-        @inline(__always)
+        @inlinable @inline(__always)
         func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
             withUnsafeBytes(of: storage) { body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
@@ -292,22 +294,25 @@ package struct JSONWriter: Sendable {
 /// library's allocation-free path for number printing; without it the text arrives through
 /// `write(_:)`, with the same bytes.
 extension JSONWriter: TextOutputStream {
+    @usableFromInline
     package mutating func write(_ string: String) {
         bytes.append(contentsOf: string.utf8)
     }
 
+    @usableFromInline
     package mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: buffer)
     }
 }
 
 /// The number text shared by `JSONWriter` and `JSONCursor`.
+@usableFromInline
 enum JSONNumber {
     /// The decimal digits of `v` (with its sign), from a stack buffer; with `decimals` > 0,
     /// the last `decimals` digits (zero-padded) after a point: `v / 10^decimals` exactly.
     /// Two digits at a time from a table of the hundred pairs (one division by 100 and a
     /// two-byte store per pair, where a digit at a time cost a division and a store each).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func withDigits(_ v: Int64, decimals: Int = 0, _ body: (UnsafeRawBufferPointer) -> Void) {
         var tmp: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes of scratch
         var mag = v.magnitude
@@ -351,7 +356,8 @@ enum JSONNumber {
     }
 
     /// "00" to "99": the two digits of `n` (below 100) are bytes 2n and 2n + 1.
-    private static var pairs: StaticString {
+    @inlinable
+    static var pairs: StaticString {
         """
         00010203040506070809101112131415161718192021222324252627282930313233343536373839\
         40414243444546474849505152535455565758596061626364656667686970717273747576777879\
@@ -359,15 +365,15 @@ enum JSONNumber {
         """
     }
 
-    @inline(__always)
-    private static func storePair(_ n: UInt8, at p: UnsafeMutableRawPointer) {
+    @inlinable @inline(__always)
+    static func storePair(_ n: UInt8, at p: UnsafeMutableRawPointer) {
         let pair = UnsafeRawPointer(pairs.utf8Start).loadUnaligned(fromByteOffset: 2 * Int(n), as: UInt16.self)
         p.storeBytes(of: pair, as: UInt16.self)
     }
 
     /// `n / 10^places` as plain decimal text, trailing zeros of the fraction dropped (an
     /// integer has no point): the fast path of numbers with a precision.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func withDecimal(_ n: Int64, places: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
         var mag = n.magnitude, p = places
         while p > 0 && mag % 10 == 0 {

@@ -92,16 +92,20 @@ package struct TicketsLists: Sendable, Equatable {
 }
 
 extension TicketsLists {
-    private enum Field {
-        static let event = JSONWriter.FieldName("event")
-        static let score = JSONWriter.FieldName("score")
-        static let artist = JSONWriter.FieldName("artist")
-        static let artists = JSONWriter.FieldName("artists")
-        static let because = JSONWriter.FieldName("because")
-        static let reason = JSONWriter.FieldName("reason")
-        static let distanceKm = JSONWriter.FieldName("distanceKm")
-        static let following = JSONWriter.FieldName("following")
+    /// The items' field names, read once per record (`fields` is a global: every read of
+    /// one is a `swift_once` call, and an item has four to six names).
+    private struct Fields {
+        let event = JSONWriter.FieldName("event")
+        let score = JSONWriter.FieldName("score")
+        let artist = JSONWriter.FieldName("artist")
+        let artists = JSONWriter.FieldName("artists")
+        let because = JSONWriter.FieldName("because")
+        let reason = JSONWriter.FieldName("reason")
+        let distanceKm = JSONWriter.FieldName("distanceKm")
+        let following = JSONWriter.FieldName("following")
     }
+
+    private static let fields = Fields()
 
     /// The most bytes of an item besides its artist lists: field names, punctuation, the
     /// event id, three numbers of at most 24 bytes, a reason (generous).
@@ -109,9 +113,9 @@ extension TicketsLists {
     private static let perID = JSONCursor.maxIntBytes + 1
 
     @inline(__always)
-    private static func eventField(_ id: UInt64, _ c: inout JSONCursor) {
+    private static func eventField(_ id: UInt64, _ f: borrowing Fields, _ c: inout JSONCursor) {
         c.byte(UInt8(ascii: "{"))
-        c.key(Field.event)
+        c.key(f.event)
         c.eventID(id)
     }
 
@@ -123,9 +127,9 @@ extension TicketsLists {
 
     /// `,"distanceKm":d` when known.
     @inline(__always)
-    private static func distance(_ d: Double?, _ c: inout JSONCursor) {
+    private static func distance(_ d: Double?, _ f: borrowing Fields, _ c: inout JSONCursor) {
         guard let d else { return }
-        field(Field.distanceKm, &c)
+        field(f.distanceKm, &c)
         c.double(d, .distance)
     }
 
@@ -133,30 +137,31 @@ extension TicketsLists {
     /// nothing, for an empty list. The items are written in one run (`JSONWriter.elements`).
     package func writeExplore(user: String, to w: inout JSONWriter) -> Bool {
         guard !explore.isEmpty else { return false }
+        let f = Self.fields
         let bound = explore.count * (1 + Self.itemBound + 3 * Self.perID)
         w.beginKeyedList(user)
         w.elements(maxBytes: bound) { c in
             for (n, x) in explore.enumerated() {
                 if n > 0 { c.byte(UInt8(ascii: ",")) }
-                Self.eventField(x.id, &c)
-                Self.field(Field.score, &c)
+                Self.eventField(x.id, f, &c)
+                Self.field(f.score, &c)
                 c.double(x.score, .score)
                 if let a = x.artist {
-                    Self.field(Field.artist, &c)
+                    Self.field(f.artist, &c)
                     c.int(a)
                 }
                 if x.because.count > 0 {
-                    Self.field(Field.because, &c)
+                    Self.field(f.because, &c)
                     x.because.withIDs { c.ints($0) }
                 }
-                Self.field(Field.reason, &c)
+                Self.field(f.reason, &c)
                 let reason: StaticString = switch x.reason {
                 case .favorite: #""favorite""#
                 case .affinity: #""affinity""#
                 case .popular: #""popular""#
                 }
                 reason.withUTF8Buffer { c.bytes(UnsafeRawBufferPointer($0)) }
-                Self.distance(x.distanceKm, &c)
+                Self.distance(x.distanceKm, f, &c)
                 c.byte(UInt8(ascii: "}"))
             }
         }
@@ -167,18 +172,19 @@ extension TicketsLists {
     /// Appends the `feed` record; false for an empty list.
     package func writeFeed(user: String, to w: inout JSONWriter) -> Bool {
         guard !feed.isEmpty else { return false }
+        let f = Self.fields
         let bound = feed.count * (1 + Self.itemBound) + feedArtists.count * Self.perID
         w.beginKeyedList(user)
         feedArtists.withUnsafeBufferPointer { artists in
             w.elements(maxBytes: bound) { c in
                 for (n, x) in feed.enumerated() {
                     if n > 0 { c.byte(UInt8(ascii: ",")) }
-                    Self.eventField(x.id, &c)
-                    Self.field(Field.artists, &c)
+                    Self.eventField(x.id, f, &c)
+                    Self.field(f.artists, &c)
                     c.ints(UnsafeBufferPointer(rebasing: artists[x.artists]))
-                    Self.distance(x.distanceKm, &c)
+                    Self.distance(x.distanceKm, f, &c)
                     if x.following {  // false by default: written only when true
-                        Self.field(Field.following, &c)
+                        Self.field(f.following, &c)
                         c.bool(true)
                     }
                     c.byte(UInt8(ascii: "}"))
@@ -192,17 +198,18 @@ extension TicketsLists {
     /// Appends the `tonight` record; false for an empty list.
     package func writeTonight(user: String, to w: inout JSONWriter) -> Bool {
         guard !tonight.isEmpty else { return false }
+        let f = Self.fields
         let bound = tonight.count * (1 + Self.itemBound)
         w.beginKeyedList(user)
         w.elements(maxBytes: bound) { c in
             for (n, x) in tonight.enumerated() {
                 if n > 0 { c.byte(UInt8(ascii: ",")) }
-                Self.eventField(x.id, &c)
-                Self.field(Field.score, &c)
+                Self.eventField(x.id, f, &c)
+                Self.field(f.score, &c)
                 c.double(x.score, .score)
-                Self.field(Field.artist, &c)
+                Self.field(f.artist, &c)
                 c.int(x.artist)
-                Self.distance(x.distanceKm, &c)
+                Self.distance(x.distanceKm, f, &c)
                 c.byte(UInt8(ascii: "}"))
             }
         }

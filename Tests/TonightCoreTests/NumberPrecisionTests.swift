@@ -114,6 +114,12 @@ import TonightGenerator
         }
     }
 
+    /// The powers of ten are constants in a `switch` (a `static let` table was a
+    /// `swift_once` call per read): each is the exact double, every one from 10^0 to 10^22.
+    @Test func powersOfTenAreExact() {
+        for p in 0...22 { #expect(NumberPrecision.power(p) == pow(10, Double(p)), "10^\(p)") }
+    }
+
     @Test func nonFiniteValuesStayAsTheWriterPrintsThem() {
         #expect(Self.text(.nan, .score) == "0")
         #expect(Self.text(.infinity, .distance) == "0")
