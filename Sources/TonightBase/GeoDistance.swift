@@ -2,10 +2,17 @@ import Foundation
 
 /// Great-circle distances (geocoding.md): haversine on a sphere of radius 6371.0088 km.
 /// Shared by the pipeline (ranking) and the reader (`nearby`), so both measure alike.
+///
+/// `@usableFromInline`, the ranker's per-date tests `@inlinable`: they run in
+/// `TonightRanking`'s loops, millions of times a night, and Swift inlines a `package` type's
+/// method into another module only when the type is `@usableFromInline` (ranking.md, "The
+/// JSON cursor inlined"). The constants are computed properties for the same reason: another
+/// module reads a `static let` through a call.
+@usableFromInline
 package enum GeoDistance {
-    package static let earthRadiusKm = 6371.0088
+    @inlinable package static var earthRadiusKm: Double { 6371.0088 }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func km(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
         let r = Double.pi / 180
         let dLat = (lat2 - lat1) * r
@@ -15,12 +22,12 @@ package enum GeoDistance {
     }
 
     /// cos of a latitude in degrees, exactly as `km` computes it (to precompute per point).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func cosLatitude(_ lat: Double) -> Double { cos(lat * (Double.pi / 180)) }
 
     /// `km` with both points' `cosLatitude` precomputed: the same operations in the same
     /// order, so the same bits, with two cosines fewer.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func km(_ lat1: Double, _ lon1: Double, cosLat1: Double,
                            _ lat2: Double, _ lon2: Double, cosLat2: Double) -> Double {
         let r = Double.pi / 180
@@ -44,7 +51,7 @@ package enum GeoDistance {
     /// term is off by ~1e-15 and the distance, where asin's slope is at most 10 (a < 0.99,
     /// under ~18,000 km), by ~1e-11 km. Where that could change the hundredth (d·100
     /// within 1e-6 of a half) or near the antipode, `km` itself is returned.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func publishedKm(_ lat1: Double, _ lon1: Double, cosLat1: Double, half1: SIMD4<Double>,
                                     _ lat2: Double, _ lon2: Double, cosLat2: Double, half2: SIMD4<Double>) -> Double {
         publishedKmWhenClear(cosLat1: cosLat1, half1: half1, cosLat2: cosLat2, half2: half2)
@@ -53,7 +60,7 @@ package enum GeoDistance {
 
     /// `publishedKm` from the points' cosines and half angles alone; nil where it would
     /// return `km` (the hundredth in doubt, or near the antipode), which needs the degrees.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func publishedKmWhenClear(cosLat1: Double, half1: SIMD4<Double>, cosLat2: Double, half2: SIMD4<Double>) -> Double? {
         let sLat = half2[0] * half1[1] - half2[1] * half1[0]
         let sLon = half2[2] * half1[3] - half2[3] * half1[2]
@@ -74,7 +81,7 @@ package enum GeoDistance {
     /// [-90, 90] (the loaders' and the geocoding table's guarantee) the result never exceeds
     /// the `a` that `km` computes by more than a few ulps: `reachLimit` adds the margin that
     /// makes the test exact.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func haversineLowerBound(_ lat1: Double, _ lon1: Double, cosLat1: Double,
                                             _ lat2: Double, _ lon2: Double, cosLat2: Double) -> Double {
         let halfRadian = Double.pi / 360
@@ -100,8 +107,9 @@ package enum GeoDistance {
     /// Kilometres per degree of latitude: a great-circle distance is never below
     /// `abs(Δlat) · kmPerDegree`, which rejects far points without trigonometry. The
     /// literal is `earthRadiusKm * (Double.pi / 180)` to the bit (tested): a computed
-    /// `static let` is initialised lazily, so every read in the ranker's loops was a call.
-    package static let kmPerDegree = 111.1950802335329
+    /// `static let` is initialised lazily, and another module reads any `static let` through
+    /// a call, so every read in the ranker's loops was one.
+    @inlinable package static var kmPerDegree: Double { 111.1950802335329 }
 
     /// The extent of the circle of `radiusKm` around a point of latitude `lat`, in degrees:
     /// `dLat` north and south, `dLon` east and west (nil when the circle holds a pole or
