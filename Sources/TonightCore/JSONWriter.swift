@@ -1,3 +1,5 @@
+import TonightBase
+
 /// A fast, allocation-light writer of compact JSON into a byte buffer, used for NDJSON
 /// outputs (rejects, dumps, snapshot records). Commas are placed automatically.
 ///
@@ -260,33 +262,9 @@ package struct JSONWriter: Sendable {
         v.write(to: &self)
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
+    /// A JSON string: `JSONKey`'s encoding, the one the reader's key lookups compare.
     package mutating func appendString(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { buf in
-            var start = 0
-            for i in 0..<buf.count {
-                let c = buf[i]
-                if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") { continue }
-                if start < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<i])) }
-                start = i + 1
-                switch c {
-                case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5c, 0x22])
-                case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5c, 0x5c])
-                case 0x0a: bytes.append(contentsOf: [0x5c, UInt8(ascii: "n")])
-                case 0x0d: bytes.append(contentsOf: [0x5c, UInt8(ascii: "r")])
-                case 0x09: bytes.append(contentsOf: [0x5c, UInt8(ascii: "t")])
-                default:
-                    bytes.append(contentsOf: [0x5c, UInt8(ascii: "u"), 0x30, 0x30])
-                    bytes.append(Self.hex[Int(c >> 4)])
-                    bytes.append(Self.hex[Int(c & 0xf)])
-                }
-            }
-            if start < buf.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start...])) }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONKey.appendEncoded(s, to: &bytes)
     }
 }
 
