@@ -1,9 +1,14 @@
 import Foundation
 
 /// The order of keys in a dataset: by UTF-8 bytes (snapshots.md).
+///
+/// `@usableFromInline`, so that the comparisons inline into the modules that sort and
+/// search keys (Swift inlines a `package` type's `@inlinable` methods into another module
+/// only when the type is `@usableFromInline`; ARCHITECTURE.md, the access rule).
+@usableFromInline
 package enum UTF8Order {
     /// `a` sorts before `b` by UTF-8 bytes (`memcmp` of the two buffers).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func less(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
         return a.withUTF8 { x in
@@ -16,7 +21,7 @@ package enum UTF8Order {
     }
 
     /// `a` sorts before `b` (raw UTF-8 bytes).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func less(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         a.withUnsafeBufferPointer { x in
             b.withUnsafeBufferPointer { y in
@@ -28,7 +33,7 @@ package enum UTF8Order {
     }
 
     /// -1, 0 or 1 as `a` sorts before, equal to or after `b` (raw UTF-8 bytes).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         let n = min(a.count, b.count)
         let c = n == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, n)

@@ -144,7 +144,7 @@ extension Snapshot {
     /// The raw key of a record line (`{"key":"…",…}`), checking the line is a JSON object.
     static func key(of line: UnsafeBufferPointer<UInt8>, path: String, frame: Int) throws -> [UInt8] {
         let prefix = #"{"key":"#.utf8
-        guard line.count > prefix.count + 1, line.starts(with: prefix), line.last == UInt8(ascii: "}") else {
+        guard line.count > prefix.count + 1, JSONKey.startsRecord(line), line.last == UInt8(ascii: "}") else {
             throw SnapshotError(file: path, "frame \(frame): a record that is not a JSON object starting with its key")
         }
         guard let (key, _) = JSONKey.decode(line, at: prefix.count) else {
@@ -162,7 +162,7 @@ extension Snapshot {
         of line: UnsafeBufferPointer<UInt8>, path: String, frame: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R
     ) throws -> R {
         let prefix = #"{"key":"#.utf8
-        guard line.count > prefix.count + 1, line.starts(with: prefix), line.last == UInt8(ascii: "}") else {
+        guard line.count > prefix.count + 1, JSONKey.startsRecord(line), line.last == UInt8(ascii: "}") else {
             throw SnapshotError(file: path, "frame \(frame): a record that is not a JSON object starting with its key")
         }
         if let p = JSONKey.plain(line, at: prefix.count) { return try body(UnsafeBufferPointer(rebasing: line[p.contents])) }

@@ -1,5 +1,6 @@
 import Testing
 import TonightBase
+import TonightGenerator
 
 /// `JSONKey.decode` reads the JSON string at an index: the keys of every record and index
 /// line a verification reads. Plain strings take a copy of their bytes, escaped ones the
@@ -32,5 +33,43 @@ import TonightBase
         let (got, after) = try #require(Self.decode(#"{"key":"u1","x":1}"#, at: 7))
         #expect(got == "u1")
         #expect(after == 11)
+    }
+}
+
+/// `JSONKey.startsRecord`, a verification's test that a line opens with `{"key":`: true for
+/// exactly the lines `Sequence.starts(with:)` accepts, which it replaced.
+@Suite struct JSONKeyRecordStartTests {
+    static func starts(_ text: String) -> Bool {
+        Array(text.utf8).withUnsafeBufferPointer { JSONKey.startsRecord($0) }
+    }
+
+    @Test(arguments: [#"{"key":"u1"}"#, #"{"key":"#, #"{"key":1"#])
+    func acceptsARecordsOpening(_ line: String) {
+        #expect(Self.starts(line))
+    }
+
+    @Test(arguments: ["", "{", #"{"key""#, #"{"Key":"u1"}"#, #"{"kez":"u1"}"#, #" {"key":"u1"}"#, #"["key":"u1"]"#,
+                      #"{'key':"u1"}"#, #"{"key" :"u1"}"#, #"{"keys":"u1"}"#])
+    func refusesEverythingElse(_ line: String) {
+        #expect(!Self.starts(line))
+    }
+
+    /// Each of the seven bytes changed to every other value: refused; and the same answer as
+    /// `starts(with:)` for every line of up to eight bytes drawn from the prefix's own bytes.
+    @Test func agreesWithStartsWith() {
+        let prefix = Array(#"{"key":"#.utf8)
+        for position in 0..<7 {
+            for value in 0...255 where UInt8(value) != prefix[position] {
+                var line = prefix + Array(#""u1"}"#.utf8)
+                line[position] = UInt8(value)
+                #expect(!line.withUnsafeBufferPointer { JSONKey.startsRecord($0) })
+            }
+        }
+        var generator = SplitMix64(seed: 7)
+        let alphabet = prefix + [0x20, 0x7D]
+        for _ in 0..<20_000 {
+            let line = (0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            #expect(line.withUnsafeBufferPointer { JSONKey.startsRecord($0) } == line.starts(with: prefix))
+        }
     }
 }
