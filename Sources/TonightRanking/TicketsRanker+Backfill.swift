@@ -82,6 +82,42 @@ extension TicketsRanker {
         pool.sort { Self.ranksBefore($0.event, $0.score, $1.event, $1.score) }
     }
 
+    /// Puts the first `k` of `pool` in rank order at its front (the rest behind them in no
+    /// order); the whole pool sorted when it holds `k` or fewer. A heap of the best `k` met so
+    /// far, the last ranked on top, takes each later entry that ranks before its top; then the
+    /// `k` are sorted. The same first `k` as a sort of the whole pool, since the rank order is
+    /// total (event ids break ties), in about n comparisons instead of n log n: a place's
+    /// in-reach events are often thousands, of which its order keeps `placeDepth`.
+    static func sortHead(_ pool: inout [Popular], _ k: Int) {
+        let n = pool.count
+        guard k > 0, n > k else {
+            pool.sort { ranksBefore($0.event, $0.score, $1.event, $1.score) }
+            return
+        }
+        pool.withUnsafeMutableBufferPointer { p in
+            @inline(__always) func after(_ a: Popular, _ b: Popular) -> Bool { ranksBefore(b.event, b.score, a.event, a.score) }
+            @inline(__always) func siftDown(_ start: Int) {
+                var i = start
+                while true {
+                    let l = 2 * i + 1, r = l + 1
+                    var last = i
+                    if l < k && after(p[l], p[last]) { last = l }
+                    if r < k && after(p[r], p[last]) { last = r }
+                    if last == i { return }
+                    p.swapAt(i, last)
+                    i = last
+                }
+            }
+            for i in stride(from: k / 2 - 1, through: 0, by: -1) { siftDown(i) }
+            for i in k..<n where ranksBefore(p[i].event, p[i].score, p[0].event, p[0].score) {
+                p.swapAt(0, i)
+                siftDown(0)
+            }
+            var head = UnsafeMutableBufferPointer(rebasing: p[..<k])
+            head.sort { ranksBefore($0.event, $0.score, $1.event, $1.score) }
+        }
+    }
+
     /// Every in-reach upcoming event of a place by popular score (cut at `placeDepth`),
     /// without any user's own filters.
     mutating func placeOrder(_ o: Origin) -> PlaceOrder {
@@ -94,7 +130,7 @@ extension TicketsRanker {
                 pool.append(Popular(event: p.event, score: p.bound * exp(-d / settings.distanceDecayKm), distance: d))
             }
         }
-        sortPool()
+        Self.sortHead(&pool, Self.placeDepth)
         // A copy of its own, sized to fit: `Array(pool.prefix(n))` shares `pool`'s buffer
         // when the prefix is the whole pool, so every cached order of a complete place kept
         // a buffer of the pool's full capacity alive, and the next `pool.removeAll(keepingCapacity:)`,
