@@ -10,6 +10,10 @@
 /// Dense small ids (the feed's artist ids: 200,000 below about 1,000,000) are kept as a bitmap
 /// instead: 125 KB that stay in cache, where a hash table of 4 MB misses on nearly every probe
 /// of millions of random favourites.
+///
+/// `@usableFromInline`, so that `contains` inlines into the loaders (another module inlines a
+/// `package` type's `@inlinable` methods only when the type is `@usableFromInline`).
+@usableFromInline
 package struct IntegerSet: Sendable {
     /// Slot values; `empty` marks a free slot (the value `empty` itself is kept in `hasEmpty`).
     @usableFromInline var slots: [UInt64]

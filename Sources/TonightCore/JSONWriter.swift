@@ -7,7 +7,7 @@ import TonightBase
 /// small records and cannot guarantee the field order that keeps outputs byte-identical.
 @usableFromInline
 package struct JSONWriter: Sendable {
-    package var bytes: [UInt8]
+    @usableFromInline package var bytes: [UInt8]
     private var first = true
     /// Where `elements` writes before its one append (kept, so allocated once per writer).
     var scratch: [UInt8] = []
@@ -101,6 +101,7 @@ package struct JSONWriter: Sendable {
 
     /// Ends a record kept in the buffer (the next value starts without a comma); callers
     /// that batch records note `bytes.count` as the record's end.
+    @usableFromInline
     package mutating func endRecord() {
         first = true
     }

@@ -2,6 +2,7 @@
 /// lists repeat the same item (an event in every list that takes it), a list copies the
 /// item's bytes (`JSONWriter.raw(_:_:)`) instead of writing its fields again, and no item has
 /// an array of its own (a header to miss in the cache at every use).
+@usableFromInline
 package struct RenderedItems: Sendable {
     // Inlinable (with what it touches), so that a list copying an item already rendered
     // costs two loads here, not a call into this module per item.
