@@ -94,28 +94,14 @@ extension TicketsRanker {
             pool.sort { ranksBefore($0.event, $0.score, $1.event, $1.score) }
             return
         }
-        pool.withUnsafeMutableBufferPointer { p in
-            @inline(__always) func after(_ a: Popular, _ b: Popular) -> Bool { ranksBefore(b.event, b.score, a.event, a.score) }
-            @inline(__always) func siftDown(_ start: Int) {
-                var i = start
-                while true {
-                    let l = 2 * i + 1, r = l + 1
-                    var last = i
-                    if l < k && after(p[l], p[last]) { last = l }
-                    if r < k && after(p[r], p[last]) { last = r }
-                    if last == i { return }
-                    p.swapAt(i, last)
-                    i = last
-                }
-            }
-            for i in stride(from: k / 2 - 1, through: 0, by: -1) { siftDown(i) }
-            for i in k..<n where ranksBefore(p[i].event, p[i].score, p[0].event, p[0].score) {
-                p.swapAt(0, i)
-                siftDown(0)
-            }
-            var head = UnsafeMutableBufferPointer(rebasing: p[..<k])
-            head.sort { ranksBefore($0.event, $0.score, $1.event, $1.score) }
+        // The heap's top is the last ranked of the best `k` so far.
+        let after = { (x: Popular, y: Popular) -> Bool in ranksBefore(y.event, y.score, x.event, x.score) }
+        for i in stride(from: k / 2 - 1, through: 0, by: -1) { siftDown(&pool, i, k, after) }
+        for i in k..<n where ranksBefore(pool[i].event, pool[i].score, pool[0].event, pool[0].score) {
+            pool.swapAt(0, i)
+            siftDown(&pool, 0, k, after)
         }
+        pool[..<k].sort { ranksBefore($0.event, $0.score, $1.event, $1.score) }
     }
 
     /// Every in-reach upcoming event of a place by popular score (cut at `placeDepth`),

@@ -31,9 +31,10 @@ extension TicketsRanker {
         }
     }
 
-    /// Restores the heap property below `i` within `heap[..<end]` (the first ranked on top).
+    /// Restores the heap property below `i` within `heap[..<end]`: what `before` puts first
+    /// on top (the deck's heap, first ranked; a place order's, `sortHead`, last ranked).
     @inline(__always)
-    static func siftDown(_ heap: inout [Candidate], _ i: Int, _ end: Int, _ before: (Candidate, Candidate) -> Bool) {
+    static func siftDown<T>(_ heap: inout [T], _ i: Int, _ end: Int, _ before: (T, T) -> Bool) {
         var i = i
         while true {
             let l = 2 * i + 1, r = l + 1
