@@ -9,11 +9,9 @@
 /// `tableSlotsPerID` slots per id (4 bytes each) beyond `tableFloor`; realistic `full`'s
 /// 202,000 artists with ids below 1,000,000 take ~5 slots each.
 ///
-/// The lookup is `@inlinable`, and the type `@usableFromInline` so that it is inlined: the
-/// tickets stage and parse-affinity call it from other modules once per favourite and per
-/// affinity line, as they did their own in-module copies before this type. (Until
-/// 2026-11-29 the type was not `@usableFromInline`, so every lookup stayed a call into
-/// `TonightBase`: perf put the call at 1.3 % of the tickets stage.)
+/// The lookup is `@inlinable` and the type `@usableFromInline` (another module inlines it
+/// only with both): the tickets stage and parse-affinity call it from other modules once per
+/// favourite and per affinity line, as they did their own in-module copies before this type.
 @usableFromInline
 package struct IDPositions: Sendable {
     /// Ids at or above this go to the dictionary (the table takes at most 64 MB).

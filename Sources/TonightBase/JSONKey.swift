@@ -3,8 +3,9 @@ import Foundation
 /// The JSON string encoding of keys, exactly as the pipeline's JSON writer produces it
 /// (`"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`, the rest raw
 /// UTF-8), and its inverse for the index lines. Lookups compare encoded bytes.
-/// `@usableFromInline` so that `plain`, read once per record by a verification, inlines
-/// into the snapshot reader.
+///
+/// `@usableFromInline`, so that `plain` and `startsRecord`, called once per record by a
+/// verification, inline into the snapshot reader.
 @usableFromInline
 package enum JSONKey {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
