@@ -217,11 +217,14 @@ struct TicketsBatch: Sendable {
     /// Records back to back in one buffer, with their ends, users and list lengths.
     struct Records: Sendable {
         var json = JSONWriter(capacity: 1 << 16)
+        /// Where each record ends, after its newline (the bytes are the file's lines, which
+        /// the dataset writer compresses where they lie).
         var ends: [Int] = []
         var users: [Int] = []
         var lengths: [Int] = []
 
         mutating func commit(user: Int, length: Int) {
+            json.newline()
             ends.append(json.bytes.count)
             users.append(user)
             lengths.append(length)
@@ -270,10 +273,10 @@ final class TicketsSink: @unchecked Sendable {
         for part in parts {
             for d in writers.indices {
                 let r = part.records[d]
-                var from = 0
-                for (n, end) in r.ends.enumerated() {
-                    try writers[d].append(key: users.id(r.users[n]), json: r.json.bytes[from..<end])
-                    from = end
+                try r.json.bytes.withUnsafeBytes { lines in
+                    try r.ends.withUnsafeBufferPointer { ends in
+                        try writers[d].append(lines: lines, ends: ends, records: 0..<ends.count) { users.id(r.users[$0]) }
+                    }
                 }
                 lengths[d] += r.lengths
             }

@@ -42,17 +42,25 @@ package struct KeyTableWriter {
     /// blocks they complete: whole blocks only, the rest kept for the next call or `finish`.
     /// `out` continues the file after the placeholder and the blocks appended before.
     package mutating func add(_ frames: [SeekableZstdWriter.FrameInfo], to out: inout [UInt8]) {
-        pending.append(contentsOf: frames)
-        emitBlocks(all: false, to: &out)
+        guard pending.isEmpty else {
+            pending.append(contentsOf: frames)
+            let done = emitBlocks(pending[...], all: false, to: &out)
+            pending.removeSubrange(0..<done)
+            return
+        }
+        // Blocks straight from `frames` (a copy into `pending` retained and released two
+        // strings a frame); only the frames of a short last block wait.
+        let done = emitBlocks(frames[...], all: false, to: &out)
+        pending.append(contentsOf: frames[done...])
     }
 
-    /// Writes the waiting frames' whole blocks (and, with `all`, the last short one), then
-    /// forgets them.
-    private mutating func emitBlocks(all: Bool, to out: inout [UInt8]) {
+    /// Writes the whole blocks of `frames` (and, with `all`, the last short one); returns how
+    /// many frames it took.
+    private mutating func emitBlocks(_ frames: ArraySlice<SeekableZstdWriter.FrameInfo>, all: Bool, to out: inout [UInt8]) -> Int {
         if fileBytes == 0 { fileBytes = KeyTable.headerBytes }
-        var start = 0
-        while pending.count - start >= blockFrames || (all && start < pending.count) {
-            let slice = pending[start..<min(pending.count, start + blockFrames)]
+        var start = frames.startIndex
+        while frames.endIndex - start >= blockFrames || (all && start < frames.endIndex) {
+            let slice = frames[start..<min(frames.endIndex, start + blockFrames)]
             block.removeAll(keepingCapacity: true)
             keys.removeAll(keepingCapacity: true)
             ends.removeAll(keepingCapacity: true)
@@ -76,14 +84,15 @@ package struct KeyTableWriter {
             framesDone += slice.count
             start = slice.endIndex
         }
-        pending.removeSubrange(0..<start)
+        return start - frames.startIndex
     }
 
     /// The last block, then the directory, appended to `out`; returns the header, the
     /// file's first `KeyTable.headerBytes` bytes. Every frame of the data file must have
     /// been `add`ed.
     package mutating func finish(records: Int, dataBytes: Int, to out: inout [UInt8]) -> [UInt8] {
-        emitBlocks(all: true, to: &out)
+        _ = emitBlocks(pending[...], all: true, to: &out)
+        pending.removeAll()
         var dir: [UInt8] = []
         for d in directory {
             Self.append64(&dir, UInt64(d.offset))

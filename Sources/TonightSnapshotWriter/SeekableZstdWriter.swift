@@ -32,13 +32,13 @@ package struct SeekableZstdWriter {
     package let dictionary: CompressionDictionary?
     /// Uncompressed frames waiting to be compressed (in batches on all cores), back to back;
     /// the open frame is the tail from `pendingStart`.
-    private var raw: [UInt8] = []
-    private var rawFrames: [(range: Range<Int>, info: FrameInfo)] = []
-    private var pendingStart = 0
-    private var pendingFirst: String?
-    private var pendingLast: String?
-    private var pendingRecords = 0
-    private var lastKey: String?
+    var raw: [UInt8] = []
+    var rawFrames: [(range: Range<Int>, info: FrameInfo)] = []
+    var pendingStart = 0
+    var pendingFirst: String?
+    var pendingLast: String?
+    var pendingRecords = 0
+    var lastKey: String?
     /// The frames compressed since the last `takeFrames` (every frame, for a writer whose
     /// frames nobody takes). A dataset's writer takes them as they come: a list of every
     /// frame (a million in the largest datasets) grew by doubling, each step a copy into
@@ -57,8 +57,8 @@ package struct SeekableZstdWriter {
     private let contexts: CompressionContexts
     /// The workers' output buffers, kept across batches.
     private let buffers = FrameBuffers(workers: Parallel.width)
-    package private(set) var records = 0
-    package private(set) var uncompressedBytes = 0
+    package internal(set) var records = 0
+    package internal(set) var uncompressedBytes = 0
     package private(set) var compressedBytes = 0
 
     package init(frameBytes: Int = 64 << 10, level: Int32 = 1, dictionary: CompressionDictionary? = nil,
@@ -79,9 +79,7 @@ package struct SeekableZstdWriter {
     /// `append` of a record in a larger buffer (a concrete type: a generic collection
     /// parameter is not specialised across modules and copied byte by byte).
     package mutating func append(key: String, json: ArraySlice<UInt8>) throws {
-        if let last = lastKey, !Self.less(last, key) {
-            throw SnapshotError(file: "(writer)", "keys out of order or repeated: '\(last)' then '\(key)'")
-        }
+        if let last = lastKey, !Self.less(last, key) { throw Self.outOfOrder(last, key) }
         let size = json.count + 1
         if pendingRecords > 0 && raw.count - pendingStart + size > frameBytes { try closeFrame() }
         if pendingRecords == 0 { pendingFirst = key }
@@ -98,7 +96,11 @@ package struct SeekableZstdWriter {
     /// which is the same order for valid UTF-8, but this states the contract).
     static func less(_ a: String, _ b: String) -> Bool { UTF8Order.less(a, b) }
 
-    private mutating func closeFrame() throws {
+    static func outOfOrder(_ last: String, _ key: String) -> SnapshotError {
+        SnapshotError(file: "(writer)", "keys out of order or repeated: '\(last)' then '\(key)'")
+    }
+
+    mutating func closeFrame() throws {
         guard pendingRecords > 0 else { return }
         let range = pendingStart..<raw.count
         rawFrames.append((range, FrameInfo(first: pendingFirst!, last: pendingLast!, records: pendingRecords, bytes: range.count)))
@@ -114,30 +116,45 @@ package struct SeekableZstdWriter {
     /// Appends the frames compressed since the last call to `out` and forgets them (their
     /// count stays in `frameCount`).
     package mutating func takeFrames(into out: inout [FrameInfo]) {
-        out.append(contentsOf: frames)
-        frames.removeAll(keepingCapacity: true)
+        guard out.isEmpty else {
+            out.append(contentsOf: frames)
+            frames.removeAll(keepingCapacity: true)
+            return
+        }
+        // Into an empty list the frames move whole (copying them retained and released two
+        // strings a frame), and the list's storage comes back for the next frames.
+        swap(&out, &frames)
     }
 
-    private mutating func compressPending() throws {
-        guard !rawFrames.isEmpty else { return }
-        let workers = min(rawFrames.count, buffers.workers)
+    /// Compresses the closed frames waiting in `raw`, then `lent`'s (ranges of `lines`, which
+    /// follow them in the file), on all cores; hands them to the sink (or keeps them) in order
+    /// and moves the open frame to the front of `raw`.
+    mutating func compressPending(lent: [(range: Range<Int>, info: FrameInfo)] = [],
+                                  in lines: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)) throws {
+        let count = rawFrames.count + lent.count
+        guard count > 0 else { return }
+        let workers = min(count, buffers.workers)
         // Worker w compresses frames w, w + workers, …, into its buffer, with one context
         // configured once (level, checksum, dictionary: only the session is reset between
         // frames; a full reset per frame cost ~10 % at 64 KiB and more at 2 KiB).
-        let ends = try Self.compress(raw, rawFrames, contexts: contexts, into: buffers, workers: workers)
+        let ends = try raw.withUnsafeBytes { held in
+            var sources = rawFrames.map { SharedReadBuffer(UnsafeBufferPointer(rebasing: held.assumingMemoryBound(to: UInt8.self)[$0.range])) }
+            sources += lent.map { SharedReadBuffer(UnsafeBufferPointer(rebasing: lines.assumingMemoryBound(to: UInt8.self)[$0.range])) }
+            return try Self.compress(sources, contexts: contexts, into: buffers, workers: workers)
+        }
         // The open frame's bytes move to the front of the buffer (no other reference to it is
         // alive here, so this does not copy).
         raw.removeSubrange(0..<pendingStart)
 
         pendingStart = 0
         chunk.removeAll(keepingCapacity: true)
-        for i in rawFrames.indices {
+        for i in 0..<count {
             let (w, k) = (i % workers, i / workers)
             guard let mine = ends[w], k < mine.count else {
                 throw SnapshotError(file: "(writer)", "zstd compression failed")
             }
             let r = buffers.bytes(w, (k == 0 ? 0 : mine[k - 1])..<mine[k])
-            var info = rawFrames[i].info
+            var info = i < rawFrames.count ? rawFrames[i].info : lent[i - rawFrames.count].info
             info.compressedSize = r.count
             // The frame's content checksum (its last 4 bytes) is the low 32 bits of XXH64.
             info.checksum = r.loadUnaligned(fromByteOffset: r.count - 4, as: UInt32.self).littleEndian
@@ -146,36 +163,34 @@ package struct SeekableZstdWriter {
             compressedBytes += r.count
             if sink != nil { chunk.append(contentsOf: r) } else { output.append(contentsOf: r) }
         }
-        frameCount += rawFrames.count
+        frameCount += count
         // Emptied in place, its capacity kept for the next batch.
         rawFrames.removeAll(keepingCapacity: true)
         if let sink, !chunk.isEmpty { try sink(chunk) }
     }
 
-    /// Compresses the frames of `batch` (ranges of `raw`) on `workers` threads; worker w's
+    /// Compresses `sources` (a batch's frames, in order) on `workers` threads; worker w's
     /// frames w, w + workers, … back to back in its buffer of `buffers`. Returns each
     /// worker's frame ends (nil: zstd failed).
-    private static func compress(_ raw: [UInt8], _ batch: [(range: Range<Int>, info: FrameInfo)],
-                                 contexts: CompressionContexts, into buffers: FrameBuffers, workers: Int) throws -> [[Int]?] {
+    private static func compress(_ sources: [SharedReadBuffer<UInt8>], contexts: CompressionContexts,
+                                 into buffers: FrameBuffers, workers: Int) throws -> [[Int]?] {
         try Parallel.map(workers) { w -> [Int]? in
-            let mine = stride(from: w, to: batch.count, by: workers)
+            let mine = stride(from: w, to: sources.count, by: workers)
             // Room for every frame's bound at once.
-            let out = buffers.buffer(w, atLeast: mine.reduce(0) { $0 + ZSTD_compressBound(batch[$1].range.count) })
-            return raw.withUnsafeBytes { source in
-                contexts.with { cctx -> [Int]? in
-                    var ends: [Int] = []
-                    var end = 0
-                    for i in mine {
-                        let r = batch[i].range
-                        ZSTD_CCtx_reset(cctx, ZSTD_reset_session_only)
-                        let n = ZSTD_compress2(cctx, out + end, ZSTD_compressBound(r.count), source.baseAddress! + r.lowerBound, r.count)
-                        guard ZSTD_isError(n) == 0, n >= 4 else { return nil }
-                        end += n
-                        ends.append(end)
-                    }
-                    return ends
-                } ?? nil
-            }
+            let out = buffers.buffer(w, atLeast: mine.reduce(0) { $0 + ZSTD_compressBound(sources[$1].buffer.count) })
+            return contexts.with { cctx -> [Int]? in
+                var ends: [Int] = []
+                var end = 0
+                for i in mine {
+                    let source = sources[i].buffer
+                    ZSTD_CCtx_reset(cctx, ZSTD_reset_session_only)
+                    let n = ZSTD_compress2(cctx, out + end, ZSTD_compressBound(source.count), source.baseAddress, source.count)
+                    guard ZSTD_isError(n) == 0, n >= 4 else { return nil }
+                    end += n
+                    ends.append(end)
+                }
+                return ends
+            } ?? nil
         }
     }
 

@@ -93,4 +93,13 @@ import Testing
         #expect(w.frames.isEmpty)
         #expect(taken.map(\.first) == recs.map(\.0))
     }
+
+    /// The key index's numbers are written as bytes: the digits `String` gives, at every
+    /// length up to `Int.max`.
+    @Test(arguments: [0, 1, 9, 10, 99, 100, 4_095, 4_096, 999_999, 1_000_000, 123_456_789_012, Int.max])
+    func decimalsAreTheDigitsOfString(_ v: Int) {
+        var out: [UInt8] = [0x7B]
+        DatasetWriter.appendDecimal(v, to: &out)
+        #expect(out == [0x7B] + Array(String(v).utf8))
+    }
 }

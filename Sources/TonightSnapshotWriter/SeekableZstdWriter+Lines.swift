@@ -1,0 +1,104 @@
+import TonightBase
+import TonightSnapshot
+
+extension SeekableZstdWriter {
+    /// Below this many bytes of whole frames, a call to `append(lines:ends:records:key:)` copies
+    /// its frames like single records, to be compressed with the next batch: compressing a few
+    /// frames on their own would spend more on starting the workers than on the frames.
+    static let minimumLentBytes = 256 << 10
+
+    /// Appends records that lie back to back in `lines`, each followed by its newline: record
+    /// `n` of `records` is `lines[(n == 0 ? 0 : ends[n - 1]) ..< ends[n]]`, under key `key(n)`
+    /// (keys increasing, as for `append(key:json:)`). The frames and bytes are those of
+    /// appending the records one by one.
+    ///
+    /// The frames that lie wholly in `lines` are compressed from it before this returns instead
+    /// of being copied into the writer's buffer first (that copy of every record was ~1 % of
+    /// the tickets stage's CPU); only the records that join the frame left open before them,
+    /// and those of the frame left open after them, are copied. A record out of key order
+    /// throws after the records before it are appended, as one by one.
+    package mutating func append(lines: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>, records range: Range<Int>,
+                                 key: (Int) -> String) throws {
+        precondition(range.upperBound <= ends.count, "SeekableZstdWriter: records beyond their ends")
+        func start(_ n: Int) -> Int { n == 0 ? 0 : ends[n - 1] }
+        func check(_ n: Int) throws {
+            let s = start(n), e = ends[n]
+            guard s < e, e <= lines.count, lines[e - 1] == 0x0A else {
+                throw SnapshotError(file: "(writer)", "record \(n) of a batch does not end with a newline within its \(lines.count) bytes")
+            }
+        }
+        var n = range.lowerBound
+        // The records that fit in the frame left open by the appends before.
+        while n < range.upperBound && pendingRecords > 0 {
+            try check(n)
+            let s = start(n), e = ends[n]
+            let k = key(n)
+            if let last = lastKey, !Self.less(last, k) { throw Self.outOfOrder(last, k) }
+            if raw.count - pendingStart + (e - s) > frameBytes {
+                try closeFrame()
+                break
+            }
+            raw.append(contentsOf: UnsafeRawBufferPointer(rebasing: lines[s..<e]))
+            pendingLast = k
+            lastKey = k
+            pendingRecords += 1
+            records += 1
+            uncompressedBytes += e - s
+            n += 1
+        }
+        // The frames of the records left, where they lie; the last stays open. A key out of
+        // order ends the scan: the records before it are appended, then it is thrown.
+        var lent: [(range: Range<Int>, info: FrameInfo)] = []
+        var frameStart = start(n), frameRecords = 0, first = "", last = ""
+        var failure: SnapshotError?
+        while n < range.upperBound {
+            try check(n)
+            let e = ends[n]
+            let k = key(n)
+            if let previous = lastKey, !Self.less(previous, k) {
+                failure = Self.outOfOrder(previous, k)
+                break
+            }
+            if frameRecords > 0 && e - frameStart > frameBytes {
+                let s = start(n)
+                lent.append((frameStart..<s, FrameInfo(first: first, last: last, records: frameRecords, bytes: s - frameStart)))
+                frameStart = s
+                frameRecords = 0
+            }
+            if frameRecords == 0 { first = k }
+            last = k
+            lastKey = k
+            frameRecords += 1
+            records += 1
+            uncompressedBytes += e - start(n)
+            n += 1
+        }
+        let lentBytes = lent.last.map { $0.range.upperBound - lent[0].range.lowerBound } ?? 0
+        if lentBytes < Self.minimumLentBytes {
+            // Few: copied as closed frames, compressed with a later batch.
+            for f in lent {
+                let at = raw.count
+                raw.append(contentsOf: UnsafeRawBufferPointer(rebasing: lines[f.range]))
+                rawFrames.append((at..<raw.count, f.info))
+            }
+            lent.removeAll()
+        }
+        // The open frame is copied: the records after these may join it. (With records left
+        // for the scan, the frame open before them was closed: `raw` ends with closed frames.)
+        if pendingRecords == 0 {
+            pendingStart = raw.count
+            if frameRecords > 0 {
+                raw.append(contentsOf: UnsafeRawBufferPointer(rebasing: lines[frameStart..<start(n)]))
+                pendingFirst = first
+                pendingLast = last
+                pendingRecords = frameRecords
+            }
+        }
+        if !lent.isEmpty {
+            try compressPending(lent: lent, in: lines)
+        } else if pendingStart >= 4 << 20 {
+            try compressPending()
+        }
+        if let failure { throw failure }
+    }
+}
