@@ -9,8 +9,6 @@ import TonightBase
 package struct JSONWriter: Sendable {
     @usableFromInline package var bytes: [UInt8]
     private var first = true
-    /// Where `elements` writes before its one append (kept, so allocated once per writer).
-    var scratch: [UInt8] = []
 
     package init(capacity: Int = 256) {
         bytes = []
