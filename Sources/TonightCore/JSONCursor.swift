@@ -20,8 +20,6 @@ package struct JSONCursor: TextOutputStream {
         capacity = buffer.count
     }
 
-    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: end) }
-
     @inlinable @inline(__always)
     mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
         precondition(end + n <= capacity, "JSONCursor: item larger than its declared bound")

@@ -119,9 +119,7 @@ package struct DatasetWriter {
             if data!.frames.count >= Self.indexEvery { try indexFrames() }
             return
         }
-        if let last = heldRecords.last?.key, !UTF8Order.less(last, key) {
-            throw SnapshotError(file: "(writer)", "keys out of order or repeated: '\(last)' then '\(key)'")
-        }
+        if let last = heldRecords.last?.key, !UTF8Order.less(last, key) { throw SeekableZstdWriter.outOfOrder(last, key) }
         held += json
         held.append(0x0A)
         heldRecords.append((key, held.count))
@@ -137,15 +135,10 @@ package struct DatasetWriter {
                                  key: (Int) -> String) throws {
         var n = range.lowerBound
         while data == nil && n < range.upperBound {
-            let s = n == 0 ? 0 : ends[n - 1], e = ends[n]
-            guard s < e, e <= lines.count, lines[e - 1] == 0x0A else {
-                throw SnapshotError(file: "(writer)", "record \(n) of a batch does not end with a newline within its \(lines.count) bytes")
-            }
+            let line = try SeekableZstdWriter.line(n, of: lines, ends: ends)
             let k = key(n)
-            if let last = heldRecords.last?.key, !UTF8Order.less(last, k) {
-                throw SnapshotError(file: "(writer)", "keys out of order or repeated: '\(last)' then '\(k)'")
-            }
-            held.append(contentsOf: UnsafeRawBufferPointer(rebasing: lines[s..<e]))
+            if let last = heldRecords.last?.key, !UTF8Order.less(last, k) { throw SeekableZstdWriter.outOfOrder(last, k) }
+            held.append(contentsOf: UnsafeRawBufferPointer(rebasing: lines[line]))
             heldRecords.append((k, held.count))
             n += 1
             if held.count >= training.sampleBytes { try trainAndReplay() }

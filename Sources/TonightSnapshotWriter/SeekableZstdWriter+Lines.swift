@@ -7,6 +7,16 @@ extension SeekableZstdWriter {
     /// frames on their own would spend more on starting the workers than on the frames.
     static let minimumLentBytes = 256 << 10
 
+    /// Record `n`'s bytes in a batch (`append(lines:ends:records:key:)`), its newline
+    /// included; an error unless they are non-empty, inside `lines` and end with a newline.
+    static func line(_ n: Int, of lines: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>) throws -> Range<Int> {
+        let s = n == 0 ? 0 : ends[n - 1], e = ends[n]
+        guard s < e, e <= lines.count, lines[e - 1] == 0x0A else {
+            throw SnapshotError(file: "(writer)", "record \(n) of a batch does not end with a newline within its \(lines.count) bytes")
+        }
+        return s..<e
+    }
+
     /// Appends records that lie back to back in `lines`, each followed by its newline: record
     /// `n` of `records` is `lines[(n == 0 ? 0 : ends[n - 1]) ..< ends[n]]`, under key `key(n)`
     /// (keys increasing, as for `append(key:json:)`). The frames and bytes are those of
@@ -15,45 +25,44 @@ extension SeekableZstdWriter {
     /// The frames that lie wholly in `lines` are compressed from it before this returns instead
     /// of being copied into the writer's buffer first (that copy of every record was ~1 % of
     /// the tickets stage's CPU); only the records that join the frame left open before them,
-    /// and those of the frame left open after them, are copied. A record out of key order
-    /// throws after the records before it are appended, as one by one.
+    /// and those of the frame left open after them, are copied. A bad record (out of key order,
+    /// or without its newline inside `lines`) throws after the records before it are
+    /// appended, as one by one.
     package mutating func append(lines: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>, records range: Range<Int>,
                                  key: (Int) -> String) throws {
         precondition(range.upperBound <= ends.count, "SeekableZstdWriter: records beyond their ends")
         func start(_ n: Int) -> Int { n == 0 ? 0 : ends[n - 1] }
-        func check(_ n: Int) throws {
-            let s = start(n), e = ends[n]
-            guard s < e, e <= lines.count, lines[e - 1] == 0x0A else {
-                throw SnapshotError(file: "(writer)", "record \(n) of a batch does not end with a newline within its \(lines.count) bytes")
-            }
-        }
         var n = range.lowerBound
         // The records that fit in the frame left open by the appends before.
         while n < range.upperBound && pendingRecords > 0 {
-            try check(n)
-            let s = start(n), e = ends[n]
+            let line = try Self.line(n, of: lines, ends: ends)
             let k = key(n)
             if let last = lastKey, !Self.less(last, k) { throw Self.outOfOrder(last, k) }
-            if raw.count - pendingStart + (e - s) > frameBytes {
+            if raw.count - pendingStart + line.count > frameBytes {
                 try closeFrame()
                 break
             }
-            raw.append(contentsOf: UnsafeRawBufferPointer(rebasing: lines[s..<e]))
+            raw.append(contentsOf: UnsafeRawBufferPointer(rebasing: lines[line]))
             pendingLast = k
             lastKey = k
             pendingRecords += 1
             records += 1
-            uncompressedBytes += e - s
+            uncompressedBytes += line.count
             n += 1
         }
-        // The frames of the records left, where they lie; the last stays open. A key out of
-        // order ends the scan: the records before it are appended, then it is thrown.
+        // The frames of the records left, where they lie; the last stays open. A bad record
+        // (out of key order, no newline) ends the scan: the records before it are appended,
+        // then its error is thrown.
         var lent: [(range: Range<Int>, info: FrameInfo)] = []
         var frameStart = start(n), frameRecords = 0, first = "", last = ""
-        var failure: SnapshotError?
+        var failure: (any Error)?
         while n < range.upperBound {
-            try check(n)
-            let e = ends[n]
+            let line: Range<Int>
+            do { line = try Self.line(n, of: lines, ends: ends) } catch {
+                failure = error
+                break
+            }
+            let e = line.upperBound
             let k = key(n)
             if let previous = lastKey, !Self.less(previous, k) {
                 failure = Self.outOfOrder(previous, k)
@@ -70,7 +79,7 @@ extension SeekableZstdWriter {
             lastKey = k
             frameRecords += 1
             records += 1
-            uncompressedBytes += e - start(n)
+            uncompressedBytes += line.count
             n += 1
         }
         let lentBytes = lent.last.map { $0.range.upperBound - lent[0].range.lowerBound } ?? 0

@@ -135,16 +135,18 @@ import TonightGenerator
         #expect(try lent.finish() == one.finish())
     }
 
-    /// A record whose end does not fall after a newline inside the buffer is refused.
-    @Test func recordsMustEndWithTheirNewline() throws {
+    /// A record whose end does not fall after a newline inside the buffer is refused, after
+    /// the records before it are appended.
+    @Test(arguments: [([12, 23], 1), ([12, 30], 1), ([11, 23], 0), ([0, 12], 0)])
+    func recordsMustEndWithTheirNewline(ends: [Int], before: Int) throws {
         let lines = Array(#"{"key":"a"}"#.utf8) + [0x0A] + Array(#"{"key":"b"}"#.utf8)
-        for ends in [[12, 23], [12, 30], [11, 23], [0, 12]] {
-            var w = SeekableZstdWriter(frameBytes: 2 << 10, level: 1)
-            #expect(throws: SnapshotError.self) {
-                try lines.withUnsafeBytes { l in
-                    try ends.withUnsafeBufferPointer { e in try w.append(lines: l, ends: e, records: 0..<2) { ["a", "b"][$0] } }
-                }
+        var w = SeekableZstdWriter(frameBytes: 2 << 10, level: 1)
+        #expect(throws: SnapshotError.self) {
+            try lines.withUnsafeBytes { l in
+                try ends.withUnsafeBufferPointer { e in try w.append(lines: l, ends: e, records: 0..<2) { ["a", "b"][$0] } }
             }
         }
+        #expect(w.records == before)
+        #expect(w.uncompressedBytes == (before == 1 ? 12 : 0))
     }
 }
