@@ -44,10 +44,8 @@ extension SeekableZstdWriter {
             }
             raw.append(contentsOf: UnsafeRawBufferPointer(rebasing: lines[line]))
             pendingLast = k
-            lastKey = k
             pendingRecords += 1
-            records += 1
-            uncompressedBytes += line.count
+            counted(k, bytes: line.count)
             n += 1
         }
         // The frames of the records left, where they lie; the last stays open. A bad record
@@ -76,10 +74,8 @@ extension SeekableZstdWriter {
             }
             if frameRecords == 0 { first = k }
             last = k
-            lastKey = k
             frameRecords += 1
-            records += 1
-            uncompressedBytes += line.count
+            counted(k, bytes: line.count)
             n += 1
         }
         let lentBytes = lent.last.map { $0.range.upperBound - lent[0].range.lowerBound } ?? 0

@@ -86,10 +86,16 @@ package struct SeekableZstdWriter {
         raw.append(contentsOf: json)
         raw.append(0x0A)
         pendingLast = key
-        lastKey = key
         pendingRecords += 1
+        counted(key, bytes: size)
+    }
+
+    /// Counts a record of `bytes` bytes (its newline included) as appended under `key`.
+    @inline(__always)
+    mutating func counted(_ key: String, bytes: Int) {
+        lastKey = key
         records += 1
-        uncompressedBytes += size
+        uncompressedBytes += bytes
     }
 
     /// Byte-wise comparison of UTF-8 (Swift's String `<` compares by Unicode scalar value,
