@@ -8,6 +8,10 @@ extension TicketsRanker {
         // without a place reads no event record (most of this loop's time was the miss
         // on each date's record for its price).
         let listed = index.listedEventsOfArtist
+        // Each artist's list start and first date are misses: asked for first, so that they
+        // overlap (as in `scoreArtists`).
+        for t in touched.indices { listed.starts.prefetch(Int(touched[t])) }
+        for t in touched.indices { listed.values.prefetch(Int(listed.starts[Int(touched[t])])) }
         for t in touched.indices {
             let a = Int(touched[t])
             guard artists[a].score > 0 else { continue }

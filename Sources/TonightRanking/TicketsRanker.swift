@@ -18,6 +18,8 @@ package struct TicketsRanker {
     /// none), side by side so that the edge loop touches one cache line per artist.
     var artists: [ArtistState]
     var touched: [Int32] = []
+    /// The touched artists with dates in the user's band of latitude (`collectCandidates`).
+    private var inBand: [Int32] = []
     /// This user's affinity contributions (favourite → artist), linked per artist: what
     /// `because` reads instead of searching every favourite's edges again.
     private var contributions: [Contribution] = []
@@ -184,9 +186,15 @@ package struct TicketsRanker {
                 touched.append(f)
             }
         }
+        // Memory-bound: each favourite's edge list and each target's state are misses.
+        // Their lines are asked for first (the lists' starts, their first edges, then per
+        // list its targets), so that the misses overlap instead of following one another.
+        let edges = index.edges
+        for f in favorites { edges.starts.prefetch(Int(f)) }
+        for f in favorites { edges.values.prefetch(Int(edges.starts[Int(f)])) }
         for f in favorites {
-            for k in index.edges.range(Int(f)) {
-                let edge = index.edges.values[k]
+            for k in edges.range(Int(f)) {
+                let edge = edges.values[k]
                 let a = Int(edge.target)
                 guard artists[a].favorite != stamp else { continue }
                 if artists[a].score == 0 { touched.append(edge.target) }
@@ -339,6 +347,7 @@ package struct TicketsRanker {
         // Most tour dates are far away: only the artist's dates inside the band of latitude
         // in reach are read (`reachable` applies the same test, so nothing else changes).
         let placed = index.placedEventsOfArtist
+        inBand.removeAll(keepingCapacity: true)
         for t in touched.indices {
             let a = Int(touched[t])
             let state = artists[a]
@@ -348,6 +357,16 @@ package struct TicketsRanker {
             let north = Double(state.north), south = Double(state.south)
             if north < o.lat && abs(north - o.lat) * GeoDistance.kmPerDegree > o.bandKm { continue }
             if south > o.lat && abs(south - o.lat) * GeoDistance.kmPerDegree > o.bandKm { continue }
+            inBand.append(Int32(a))
+            placed.starts.prefetch(a)
+        }
+        // The searches below start in the middle of each list: those lines asked for first.
+        for t in inBand.indices {
+            let r = placed.range(Int(inBand[t]))
+            placed.values.prefetch((r.lowerBound + r.upperBound) / 2)
+        }
+        for t in inBand.indices {
+            let a = Int(inBand[t])
             let r = placed.range(a)
             var lo = r.lowerBound, hi = r.upperBound
             // The first event at or north of the band's southern edge.
