@@ -33,6 +33,8 @@ extension SeekableZstdWriter {
         precondition(range.upperBound <= ends.count, "SeekableZstdWriter: records beyond their ends")
         func start(_ n: Int) -> Int { n == 0 ? 0 : ends[n - 1] }
         var n = range.lowerBound
+        // The key of the record that closed the open frame, made once for both loops.
+        var carried: String?
         // The records that fit in the frame left open by the appends before.
         while n < range.upperBound && pendingRecords > 0 {
             let line = try Self.line(n, of: lines, ends: ends)
@@ -40,6 +42,7 @@ extension SeekableZstdWriter {
             if let last = lastKey, !Self.less(last, k) { throw Self.outOfOrder(last, k) }
             if raw.count - pendingStart + line.count > frameBytes {
                 try closeFrame()
+                carried = k
                 break
             }
             raw.append(contentsOf: UnsafeRawBufferPointer(rebasing: lines[line]))
@@ -61,7 +64,8 @@ extension SeekableZstdWriter {
                 break
             }
             let e = line.upperBound
-            let k = key(n)
+            let k: String
+            if let c = carried { k = c; carried = nil } else { k = key(n) }
             if let previous = lastKey, !Self.less(previous, k) {
                 failure = Self.outOfOrder(previous, k)
                 break

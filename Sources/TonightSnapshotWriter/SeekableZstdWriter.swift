@@ -38,7 +38,7 @@ package struct SeekableZstdWriter {
     var pendingFirst: String?
     var pendingLast: String?
     var pendingRecords = 0
-    var lastKey: String?
+    private(set) var lastKey: String?
     /// The frames compressed since the last `takeFrames` (every frame, for a writer whose
     /// frames nobody takes). A dataset's writer takes them as they come: a list of every
     /// frame (a million in the largest datasets) grew by doubling, each step a copy into
@@ -57,8 +57,8 @@ package struct SeekableZstdWriter {
     private let contexts: CompressionContexts
     /// The workers' output buffers, kept across batches.
     private let buffers = FrameBuffers(workers: Parallel.width)
-    package internal(set) var records = 0
-    package internal(set) var uncompressedBytes = 0
+    package private(set) var records = 0
+    package private(set) var uncompressedBytes = 0
     package private(set) var compressedBytes = 0
 
     package init(frameBytes: Int = 64 << 10, level: Int32 = 1, dictionary: CompressionDictionary? = nil,
