@@ -34,6 +34,15 @@ package struct FlatLists<Element: Sendable>: Sendable {
     @inline(__always)
     package func range(_ i: Int) -> Range<Int> { Int(starts[i])..<Int(starts[i + 1]) }
 
+    /// Asks for the cache lines of lists `ids`' starts, then of their first values: the two
+    /// misses that begin a walk of each list, overlapped across the lists instead of met one
+    /// after another (a hint: nothing read changes; `Array.prefetch`).
+    @inline(__always)
+    func prefetchHeads(_ ids: [Int32]) {
+        for i in ids { starts.prefetch(Int(i)) }
+        for i in ids { values.prefetch(Int(starts[Int(i)])) }
+    }
+
     /// List `i` (a slice of `values`; for code outside the hot loops).
     package subscript(_ i: Int) -> ArraySlice<Element> { values[range(i)] }
 }

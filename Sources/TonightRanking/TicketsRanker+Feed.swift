@@ -12,8 +12,7 @@ extension TicketsRanker {
         feedMerge.removeAll()
         // Each favourite's list start and first date are misses: asked for first, so that
         // they overlap (as in `scoreArtists`).
-        for f in favorites { dates.starts.prefetch(Int(f)) }
-        for f in favorites { dates.values.prefetch(Int(dates.starts[Int(f)])) }
+        dates.prefetchHeads(favorites)
         for f in favorites {
             let r = dates.range(Int(f))
             guard !r.isEmpty else { continue }

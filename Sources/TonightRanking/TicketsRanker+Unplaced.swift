@@ -10,8 +10,7 @@ extension TicketsRanker {
         let listed = index.listedEventsOfArtist
         // Each artist's list start and first date are misses: asked for first, so that they
         // overlap (as in `scoreArtists`).
-        for t in touched.indices { listed.starts.prefetch(Int(touched[t])) }
-        for t in touched.indices { listed.values.prefetch(Int(listed.starts[Int(touched[t])])) }
+        listed.prefetchHeads(touched)
         for t in touched.indices {
             let a = Int(touched[t])
             guard artists[a].score > 0 else { continue }

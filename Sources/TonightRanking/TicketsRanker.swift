@@ -191,8 +191,7 @@ package struct TicketsRanker {
         // overlap instead of following one another. (Asking for each edge's target state
         // too measured no better: ranking.md.)
         let edges = index.edges
-        for f in favorites { edges.starts.prefetch(Int(f)) }
-        for f in favorites { edges.values.prefetch(Int(edges.starts[Int(f)])) }
+        edges.prefetchHeads(favorites)
         for f in favorites {
             for k in edges.range(Int(f)) {
                 let edge = edges.values[k]
