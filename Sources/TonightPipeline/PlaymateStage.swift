@@ -42,7 +42,7 @@ package struct PlaymateStage: Stage {
         var files = DatasetFiles(context, stage: self)
         let sink = PlayerSink(
             suggestions: try files.writer("sessions"), stats: try files.writer("player_stats"),
-            upcoming: try files.writer("upcoming_sessions"))
+            upcoming: try files.writer("upcoming_sessions"), ids: order.map { players[$0].id })
         let block = 16_384
         var start = 0
         context.progress.measure(.players, total: Int64(order.count))
@@ -79,10 +79,20 @@ package struct PlaymateStage: Stage {
         }
         defer { try? sessionPages.join() }
         let handoff = Handoff<[PlayerBatch]>(capacity: 2)
+        // Emptied batches come back for the next blocks (their buffers are reused).
+        let spare = Locked<[PlayerBatch]>([])
         let writer = BackgroundJob()
         writer.start {
             do {
-                while let parts = handoff.take() { try sink.write(parts) }
+                while var parts = handoff.take() {
+                    try sink.write(parts)
+                    // Popped, each batch's buffers are referenced once, so emptying them
+                    // keeps their memory.
+                    while var p = parts.popLast() {
+                        p.removeAll()
+                        spare.withLock { $0.append(p) }
+                    }
+                }
             } catch {
                 handoff.cancel()
                 throw error
@@ -94,24 +104,33 @@ package struct PlaymateStage: Stage {
         while start < order.count {
             try Interruption.check()
             context.progress.update(done: Int64(start))
-            let slice = Array(order[start..<min(order.count, start + block)])
-            // On exactly `workers` threads, one scratch each: the package's width is global and
-            // may change while the stage runs (another run in the process, a test).
+            let blockStart = start, blockEnd = min(order.count, start + block)
+            // Each chunk writes its records back to back into a batch (one buffer per
+            // dataset), which the writer compresses where they lie. On exactly `workers`
+            // threads, one scratch each: the package's width is global and may change while
+            // the stage runs (another run in the process, a test).
             let parts = try Parallel.map(chunks, width: workers) { c -> PlayerBatch in
-                var json = JSONWriter(capacity: 1 << 12)
                 var scratch = idle.withLock { $0.popLast() }!  // at most `workers` chunks run at once
                 defer { idle.withLock { [scratch] in $0.append(scratch) } }
-                var batch = PlayerBatch()
-                for u in slice[Parallel.range(c, of: chunks, in: slice.count)] {
+                var batch = spare.withLock { $0.popLast() } ?? PlayerBatch()
+                let r = Parallel.range(c, of: chunks, in: blockEnd - blockStart)
+                // A record's owner is the player's place in `order` (the sink's keys in order).
+                for k in (blockStart + r.lowerBound)..<(blockStart + r.upperBound) {
+                    let u = order[k]
                     let list = ranker.suggestions(for: u, scratch: &scratch)
-                    if let j = ranker.sessionsJSON(u, list, &json) { batch.suggestions.append((players[u].id, j, list.count)) }
-                    batch.stats.append((players[u].id, ranker.statsJSON(u, ranker.stats(for: u), &json)))
-                    if let j = ranker.upcomingSessionsJSON(u, &json) { batch.upcoming.append((players[u].id, j)) }
+                    if ranker.writeSessions(u, list, to: &batch.records[PlayerSink.suggestions].json) {
+                        batch.records[PlayerSink.suggestions].commit(owner: k, length: list.count)
+                    }
+                    ranker.writeStats(u, ranker.stats(for: u), to: &batch.records[PlayerSink.stats].json)
+                    batch.records[PlayerSink.stats].commit(owner: k)
+                    if ranker.writeUpcomingSessions(u, to: &batch.records[PlayerSink.upcoming].json) {
+                        batch.records[PlayerSink.upcoming].commit(owner: k)
+                    }
                 }
                 return batch
             }
             guard handoff.put(parts) else { break }  // the writer failed: its error is thrown below
-            start += slice.count
+            start = blockEnd
         }
         handoff.close()
         try writer.join()
@@ -153,16 +172,21 @@ package struct PlaymateStage: Stage {
 /// in order, on the writer thread only (the stage reads it again after `join`).
 final class PlayerSink: @unchecked Sendable {
     /// sessions, player_stats, upcoming_sessions (one array, so that `finishAll` takes the
-    /// writers themselves, not copies that share their buffers), at these indexes.
+    /// writers themselves, not copies that share their buffers), at these indexes, which are
+    /// also those of a batch's records.
     private var writers: [DatasetWriter]
-    private static let (suggestions, stats, upcoming) = (0, 1, 2)
+    static let (suggestions, stats, upcoming) = (0, 1, 2)
+    /// The ranked players' ids in the order they are written (a record's owner indexes it).
+    private let ids: [String]
     /// Each suggestion list's length, in key order.
     private(set) var lengths: [Int] = []
     /// Records of each dataset (sessions, player_stats, upcoming_sessions), once finished.
     private(set) var records: [Int] = []
 
-    init(suggestions: consuming DatasetWriter, stats: consuming DatasetWriter, upcoming: consuming DatasetWriter) {
+    init(suggestions: consuming DatasetWriter, stats: consuming DatasetWriter, upcoming: consuming DatasetWriter,
+         ids: [String]) {
         writers = [suggestions, stats, upcoming]
+        self.ids = ids
     }
 
     /// Finishes the three datasets side by side (on all cores); the sink is spent afterwards.
@@ -174,19 +198,20 @@ final class PlayerSink: @unchecked Sendable {
 
     func write(_ parts: [PlayerBatch]) throws {
         for batch in parts {
-            for (k, j, n) in batch.suggestions {
-                try writers[Self.suggestions].append(key: k, json: j)
-                lengths.append(n)
+            for d in writers.indices {
+                try batch.records[d].write(to: &writers[d]) { ids[$0] }
             }
-            for (k, j) in batch.stats { try writers[Self.stats].append(key: k, json: j) }
-            for (k, j) in batch.upcoming { try writers[Self.upcoming].append(key: k, json: j) }
+            lengths += batch.records[Self.suggestions].lengths
         }
     }
 }
 
-/// One chunk's records of a block of players.
+/// One chunk's records of a block of players, per dataset (`PlayerSink`'s indexes).
 struct PlayerBatch: Sendable {
-    var suggestions: [(String, [UInt8], Int)] = []
-    var stats: [(String, [UInt8])] = []
-    var upcoming: [(String, [UInt8])] = []
+    var records = [BatchedRecords](repeating: BatchedRecords(), count: 3)
+
+    /// Empties every buffer, keeping its storage (batches are recycled block to block).
+    mutating func removeAll() {
+        for d in records.indices { records[d].removeAll() }
+    }
 }

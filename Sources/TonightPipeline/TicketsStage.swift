@@ -189,13 +189,13 @@ package struct TicketsStage: Stage {
             if inShapeSample(users.idBytes(k)), let n = ranker.eventsInReach(user) { batch.inReach.append(Int32(clamping: n)) }
             let id = users.id(k)
             if ranker.lists.writeExplore(user: id, to: &batch.records[0].json) {
-                batch.records[0].commit(user: k, length: ranker.lists.explore.count)
+                batch.records[0].commit(owner: k, length: ranker.lists.explore.count)
             }
             if ranker.lists.writeFeed(user: id, to: &batch.records[1].json) {
-                batch.records[1].commit(user: k, length: ranker.lists.feed.count)
+                batch.records[1].commit(owner: k, length: ranker.lists.feed.count)
             }
             if ranker.lists.writeTonight(user: id, to: &batch.records[2].json) {
-                batch.records[2].commit(user: k, length: ranker.lists.tonight.count)
+                batch.records[2].commit(owner: k, length: ranker.lists.tonight.count)
             }
         }
     }
@@ -214,24 +214,7 @@ final class RankerBox: @unchecked Sendable {
 
 /// One worker's records of a block, per dataset (explore, feed, tonight).
 struct TicketsBatch: Sendable {
-    /// Records back to back in one buffer, with their ends, users and list lengths.
-    struct Records: Sendable {
-        var json = JSONWriter(capacity: 1 << 16)
-        /// Where each record ends, after its newline (the bytes are the file's lines, which
-        /// the dataset writer compresses where they lie).
-        var ends: [Int] = []
-        var users: [Int] = []
-        var lengths: [Int] = []
-
-        mutating func commit(user: Int, length: Int) {
-            json.newline()
-            ends.append(json.bytes.count)
-            users.append(user)
-            lengths.append(length)
-        }
-    }
-
-    var records = [Records](repeating: Records(), count: TicketsStage.datasetNames.count)
+    var records = [BatchedRecords](repeating: BatchedRecords(), count: TicketsStage.datasetNames.count)
     /// Explore candidates of every user ranked, and events in reach of the sampled located
     /// users (the data set's shape: `TicketsStage.shapeSample`).
     var candidates: [Int32] = []
@@ -239,13 +222,7 @@ struct TicketsBatch: Sendable {
 
     /// Empties every buffer, keeping its storage (batches are recycled block to block).
     mutating func removeAll() {
-        for d in records.indices {
-            records[d].json.bytes.removeAll(keepingCapacity: true)
-            records[d].json.endRecord()
-            records[d].ends.removeAll(keepingCapacity: true)
-            records[d].users.removeAll(keepingCapacity: true)
-            records[d].lengths.removeAll(keepingCapacity: true)
-        }
+        for d in records.indices { records[d].removeAll() }
         candidates.removeAll(keepingCapacity: true)
         inReach.removeAll(keepingCapacity: true)
     }
@@ -272,13 +249,8 @@ final class TicketsSink: @unchecked Sendable {
         let t0 = DispatchTime.now().uptimeNanoseconds
         for part in parts {
             for d in writers.indices {
-                let r = part.records[d]
-                try r.json.bytes.withUnsafeBytes { lines in
-                    try r.ends.withUnsafeBufferPointer { ends in
-                        try writers[d].append(lines: lines, ends: ends, records: 0..<ends.count) { users.id(r.users[$0]) }
-                    }
-                }
-                lengths[d] += r.lengths
+                try part.records[d].write(to: &writers[d]) { users.id($0) }
+                lengths[d] += part.records[d].lengths
             }
             candidates += part.candidates
             inReach += part.inReach

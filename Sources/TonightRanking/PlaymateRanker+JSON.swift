@@ -3,24 +3,58 @@ import TonightCore
 import TonightExports
 
 extension PlaymateRanker {
-    /// The `sessions` record of snapshots.md, or nil for an empty list.
-    package func sessionsJSON(_ u: Int, _ list: [Suggestion], _ w: inout JSONWriter) -> [UInt8]? {
-        guard !list.isEmpty else { return nil }
-        typealias F = SessionsField
+    /// Appends the `sessions` record of snapshots.md to `w`, leaving it in the buffer (for
+    /// writers that batch records); false, writing nothing, for an empty list. The items are
+    /// written in one run through a `JSONCursor` (`JSONWriter.elements`), each session id
+    /// copied from its text encoded once (`sessionIDText`): the same bytes as one
+    /// `JSONWriter.field` call per value.
+    package func writeSessions(_ u: Int, _ list: [Suggestion], to w: inout JSONWriter) -> Bool {
+        guard !list.isEmpty else { return false }
+        let f = Self.sessionsFields
         w.beginKeyedList(players[u].id)
-        for x in list {
-            w.beginObject()
-            w.field(F.session, sessions[Int(x.session)].id)
-            w.field(F.score, x.score, .score)
-            w.field(F.sportWeight, x.sportWeight)
-            w.field(F.friends, x.friends)
-            w.field(F.genderMatches, x.genderMatches)
-            w.field(F.ageMatches, x.ageMatches)
-            w.field(F.distanceKm, x.distanceKm, .distance)
-            w.endObject()
+        var bound = 0
+        for x in list { bound += Self.sessionItemBound + sessionIDStart[Int(x.session) + 1] - sessionIDStart[Int(x.session)] }
+        sessionIDText.withUnsafeBytes { ids in
+            w.elements(maxBytes: bound) { c in
+                for (n, x) in list.enumerated() {
+                    if n > 0 { c.byte(UInt8(ascii: ",")) }
+                    c.byte(UInt8(ascii: "{"))
+                    c.key(f.session)
+                    let s = Int(x.session)
+                    c.bytes(UnsafeRawBufferPointer(rebasing: ids[sessionIDStart[s]..<sessionIDStart[s + 1]]))
+                    Self.field(f.score, &c)
+                    c.double(x.score, .score)
+                    Self.field(f.sportWeight, &c)
+                    c.int(Int64(x.sportWeight))
+                    Self.field(f.friends, &c)
+                    c.int(Int64(x.friends))
+                    Self.field(f.genderMatches, &c)
+                    c.int(Int64(x.genderMatches))
+                    Self.field(f.ageMatches, &c)
+                    c.int(Int64(x.ageMatches))
+                    if let d = x.distanceKm {
+                        Self.field(f.distanceKm, &c)
+                        c.double(d, .distance)
+                    }
+                    c.byte(UInt8(ascii: "}"))
+                }
+            }
         }
-        return w.endKeyedList()
+        w.closeKeyedList()
+        return true
     }
+
+    /// `,"name":` through a cursor.
+    @inline(__always)
+    private static func field(_ k: JSONWriter.FieldName, _ c: inout JSONCursor) {
+        c.byte(UInt8(ascii: ","))
+        c.key(k)
+    }
+
+    /// The most bytes of a `sessions` item besides its session id: braces, commas, seven
+    /// field names, two numbers of at most `JSONCursor.maxDoubleBytes` and four integers of at
+    /// most `JSONCursor.maxIntBytes` (generous).
+    private static let sessionItemBound = 128 + 2 * JSONCursor.maxDoubleBytes + 4 * JSONCursor.maxIntBytes
 
     /// The `player_stats` field names, encoded once.
     private enum StatsField {
@@ -30,13 +64,16 @@ extension PlaymateRanker {
         static let friends = JSONWriter.FieldName("friends")
     }
 
-    /// The `sessions` items' field names, encoded once (200,000 players × 8 items × 7 names).
-    private enum SessionsField {
-        static let session = JSONWriter.FieldName("session"), score = JSONWriter.FieldName("score")
-        static let sportWeight = JSONWriter.FieldName("sportWeight"), friends = JSONWriter.FieldName("friends")
-        static let genderMatches = JSONWriter.FieldName("genderMatches"), ageMatches = JSONWriter.FieldName("ageMatches")
-        static let distanceKm = JSONWriter.FieldName("distanceKm")
+    /// The `sessions` items' field names, encoded once (200,000 players × 8 items × 7 names)
+    /// and read once per record (every read of a global is a `swift_once` check).
+    private struct SessionsFields {
+        let session = JSONWriter.FieldName("session"), score = JSONWriter.FieldName("score")
+        let sportWeight = JSONWriter.FieldName("sportWeight"), friends = JSONWriter.FieldName("friends")
+        let genderMatches = JSONWriter.FieldName("genderMatches"), ageMatches = JSONWriter.FieldName("ageMatches")
+        let distanceKm = JSONWriter.FieldName("distanceKm")
     }
+
+    private static let sessionsFields = SessionsFields()
 
     /// The `playmate_sessions` record of session `i` (every session, past ones included): the
     /// cleaned session with its creator and members when they are known players, and
@@ -61,8 +98,8 @@ extension PlaymateRanker {
         return w.take()
     }
 
-    /// The `player_stats` record (every player has one).
-    package func statsJSON(_ u: Int, _ st: Stats, _ w: inout JSONWriter) -> [UInt8] {
+    /// Appends the `player_stats` record (every player has one) to `w`, leaving it in the buffer.
+    package func writeStats(_ u: Int, _ st: Stats, to w: inout JSONWriter) {
         typealias F = StatsField
         w.beginObject()
         w.field(F.key, players[u].id)
@@ -76,6 +113,6 @@ extension PlaymateRanker {
         w.endObject()
         w.field(F.friends, st.friends)
         w.endObject()
-        return w.take()
+        w.endRecord()
     }
 }

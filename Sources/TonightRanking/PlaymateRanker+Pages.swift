@@ -5,34 +5,38 @@ import TonightCore
 /// Playmate's carousel and map (issue 16): `upcoming_sessions` per player and `open_sessions`
 /// per geohash cell.
 extension PlaymateRanker {
-    /// Sessions by occursAt, then id bytes.
+    /// Sessions by occursAt, then id bytes. The fields are read in place: a copy of each
+    /// session retained and released its strings at every comparison.
     func soonerFirst(_ a: Int32, _ b: Int32) -> Bool {
-        let x = sessions[Int(a)], y = sessions[Int(b)]
-        return x.occursAt != y.occursAt ? x.occursAt < y.occursAt : UTF8Order.less(x.id, y.id)
+        let (x, y) = (Int(a), Int(b))
+        let (tx, ty) = (sessions[x].occursAt, sessions[y].occursAt)
+        return tx != ty ? tx < ty : UTF8Order.less(sessions[x].id, sessions[y].id)
     }
 
-    /// The `upcoming_sessions` record of player `u`: the sessions they joined or created (as a
-    /// known player) that have not started (occursAt > asOf), soonest first, each with its sport,
-    /// place, time, players and capacity; nil when there are none.
-    package func upcomingSessionsJSON(_ u: Int, _ w: inout JSONWriter) -> [UInt8]? {
+    /// Appends the `upcoming_sessions` record of player `u` to `w`, leaving it in the buffer:
+    /// the sessions they joined or created (as a known player) that have not started
+    /// (occursAt > asOf), soonest first, each with its sport, place, time, players and
+    /// capacity; false, writing nothing, when there are none.
+    package func writeUpcomingSessions(_ u: Int, to w: inout JSONWriter) -> Bool {
         let list = memberOf[u].filter { sessions[Int($0)].occursAt > settings.asOf }.sorted(by: soonerFirst)
-        guard !list.isEmpty else { return nil }
+        guard !list.isEmpty else { return false }
         w.beginKeyedList(players[u].id)
         for i in list {
-            let s = sessions[Int(i)]
+            let j = Int(i)
             w.beginObject()
-            w.field("session", s.id)
-            w.field("sport", s.sportLabel)
-            w.field("occursAt", CivilTime.formatUTC(s.occursAt))
-            w.field("locationName", s.locationName)
-            w.field("lat", s.lat, .coordinate)
-            w.field("lon", s.lon, .coordinate)
-            w.field("players", Self.memberCount(s))
-            w.field("capacity", s.capacity)
-            if s.creator == Int32(u) { w.field("created", true) }
+            w.field("session", sessions[j].id)
+            w.field("sport", sessions[j].sportLabel)
+            w.field("occursAt", CivilTime.formatUTC(sessions[j].occursAt))
+            w.field("locationName", sessions[j].locationName)
+            w.field("lat", sessions[j].lat, .coordinate)
+            w.field("lon", sessions[j].lon, .coordinate)
+            w.field("players", Self.memberCount(sessions[j]))
+            w.field("capacity", sessions[j].capacity)
+            if sessions[j].creator == Int32(u) { w.field("created", true) }
             w.endObject()
         }
-        return w.endKeyedList()
+        w.closeKeyedList()
+        return true
     }
 
     /// `open_sessions`: per geohash cell of `precision` characters, the open sessions there

@@ -73,6 +73,11 @@ package final class PlaymateRanker: Sendable {
     static let groupsPerSession = 12
     /// Per player with feedback: the sessions it declined (feedback.csv), never suggested again.
     let declinedOf: [Int32: [Int32]]
+    /// Each session's id as its JSON string (quoted, escaped), back to back: session `i`'s is
+    /// `sessionIDText[sessionIDStart[i]..<sessionIDStart[i + 1]]`. Encoded once for the
+    /// `sessions` items, which copy it (1.6 M items on realistic `full`).
+    let sessionIDText: [UInt8]
+    let sessionIDStart: [Int]
 
     static let genders = ["Female", "Male", "Non-binary"]
     static let ageGroups = ["Under 12", "12-17", "18-24", "25-34", "35-44", "45-54", "55-64", "65-74", "75+"]
@@ -181,6 +186,14 @@ package final class PlaymateRanker: Sendable {
         gridKeys = cellOf.keys.sorted()
         grid = gridKeys.map { lists(cellOf[$0]!) }
         everywhere = lists(open)
+        var idText: [UInt8] = [], idStart = [0]
+        idStart.reserveCapacity(sessions.count + 1)
+        for s in sessions {
+            JSONKey.appendEncoded(s.id, to: &idText)
+            idStart.append(idText.count)
+        }
+        sessionIDText = idText
+        sessionIDStart = idStart
     }
 
     /// The session's known players: joined ones and the creator (when a known player).
@@ -214,9 +227,9 @@ package final class PlaymateRanker: Sendable {
 
     /// The player's origin: quiz coordinates, else profile, else none.
     package func origin(_ u: Int) -> (Double, Double)? {
-        let p = players[u]
-        if let q = p.quiz, let la = q.lat, let lo = q.lon { return (la, lo) }
-        if let la = p.lat, let lo = p.lon { return (la, lo) }
+        // Read in place (a copy of the player retained its strings and arrays).
+        if let la = players[u].quiz?.lat, let lo = players[u].quiz?.lon { return (la, lo) }
+        if let la = players[u].lat, let lo = players[u].lon { return (la, lo) }
         return nil
     }
 
