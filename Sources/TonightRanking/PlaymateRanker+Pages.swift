@@ -18,7 +18,7 @@ extension PlaymateRanker {
     /// (occursAt > asOf), soonest first, each with its sport, place, time, players and
     /// capacity; false, writing nothing, when there are none.
     package func writeUpcomingSessions(_ u: Int, to w: inout JSONWriter) -> Bool {
-        let list = memberOf[u].filter { sessions[Int($0)].occursAt > settings.asOf }.sorted(by: soonerFirst)
+        let list = memberOf.values[memberOf.range(u)].filter { sessions[Int($0)].occursAt > settings.asOf }.sorted(by: soonerFirst)
         guard !list.isEmpty else { return false }
         w.beginKeyedList(players[u].id)
         for i in list {

@@ -105,7 +105,11 @@ extension PlaymateRanker {
         // The skill levels of the sessions the player has played (occurs_at ≤ asOf).
         var mask: UInt64 = 0
         var levels: [Int32] = []  // only where bits are shared
-        for s in memberOf[u] {
+        // The friends' lists of sessions are walked below (twice): their first misses asked
+        // for now, overlapped with the player's own.
+        memberOf.prefetchHeads(friends)
+        for j in memberOf.range(u) {
+            let s = memberOf.values[j]
             weight[Int(sportOf[Int(s)])] += 1
             scratch.marks[Int(s)].member = stamp
             scratch.mark(s)
@@ -140,7 +144,9 @@ extension PlaymateRanker {
         for g in players[u].quiz?.genders ?? [] { if let i = Self.genders.firstIndex(of: g) { genderMask |= 1 << i } }
         for a in players[u].quiz?.ageGroups ?? [] { if let i = Self.ageGroups.firstIndex(of: a) { ageMask |= 1 << i } }
         for f in friends {
-            for s in memberOf[Int(f)] where isOpen[Int(s)] {
+            for j in memberOf.range(Int(f)) {
+                let s = memberOf.values[j]
+                guard isOpen[Int(s)] else { continue }
                 if scratch.marks[Int(s)].friend != stamp {
                     scratch.marks[Int(s)].friend = stamp
                     scratch.marks[Int(s)].friends = 0
@@ -227,7 +233,9 @@ extension PlaymateRanker {
         }
         // 1. Sessions with a friend in them: scored exactly.
         for f in friends {
-            for s in memberOf[Int(f)] where isOpen[Int(s)] && scratch.marks[Int(s)].done != stamp {
+            for j in memberOf.range(Int(f)) {
+                let s = memberOf.values[j]
+                guard isOpen[Int(s)] && scratch.marks[Int(s)].done != stamp else { continue }
                 scratch.marks[Int(s)].done = stamp
                 if let x = evaluate(listedOf[Int(s)]) { insert(x, into: &top) }
             }

@@ -35,8 +35,10 @@ package final class PlaymateRanker: Sendable {
     package let players: [PlaymatePlayer]
     package let sessions: [PlaymateSession]
     package let settings: RankingSettings
-    /// Sessions each player is in (joined or created), any date.
-    let memberOf: [[Int32]]
+    /// Sessions each player is in (joined or created), any date, in session order: flat lists
+    /// (`FlatLists`), so that a walk of a friend's sessions retains nothing and its two misses
+    /// (the list's start, its first session) can be asked for ahead (`prefetchHeads`).
+    let memberOf: FlatLists<Int32>
     /// Open future sessions (occurs after asOf, not full).
     let open: [Int32]
     /// Open sessions per 1°×1° cell, in the orders suggestions scan them.
@@ -98,7 +100,7 @@ package final class PlaymateRanker: Sendable {
                 cellOf[GeoGrid.cell(s.lat, s.lon), default: []].append(Int32(i))
             }
         }
-        self.memberOf = memberOf
+        self.memberOf = FlatLists(memberOf)
         self.open = open
         self.created = created
         let today = Int(CivilTime.floorDiv(settings.asOf, 86_400))
@@ -236,7 +238,8 @@ package final class PlaymateRanker: Sendable {
     /// The statistics of player `u` (zeros included).
     package func stats(for u: Int) -> Stats {
         var st = Stats()
-        for i in memberOf[u] {
+        for j in memberOf.range(u) {
+            let i = memberOf.values[j]
             // Fields read in place: a copy of the session retained and released its strings.
             if sessions[Int(i)].occursAt <= settings.asOf {
                 st.played += 1
