@@ -109,7 +109,7 @@ extension PlaymateRanker {
         w.field(F.hoursPlayed, Double(st.minutesPlayed) / 60)
         w.key(F.bySport)
         w.beginObject()
-        for (k, v) in st.bySport.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) { w.field(k, v) }
+        for e in st.bySport { w.field(sportNames[Int(e.sport)], e.count) }
         w.endObject()
         w.field(F.friends, st.friends)
         w.endObject()

@@ -28,8 +28,16 @@ package final class PlaymateRanker: Sendable {
         package var upcoming = 0
         package var created = 0
         package var minutesPlayed = 0
-        package var bySport: [String: Int] = [:]
+        /// Past sessions per sport (dense sport ids, `sportNames`), in the byte order of the
+        /// sports' names: the order `player_stats` writes them in.
+        package var bySport: [SportCount] = []
         package var friends = 0
+    }
+
+    /// A sport (its dense id) and a count.
+    package struct SportCount: Sendable, Equatable {
+        package var sport: Int32
+        package var count: Int
     }
 
     package let players: [PlaymatePlayer]
@@ -54,6 +62,9 @@ package final class PlaymateRanker: Sendable {
     /// Sports as dense ids (normalised names), per session.
     let sportIDs: [String: Int32]
     let sportNames: [String]
+    /// Each sport id's place in the byte order of the names, and the ids in that order.
+    let sportRank: [Int32]
+    let sportByRank: [Int32]
     let sportOf: [Int32]
     let isOpen: [Bool]
     /// Each session's skill level: 0 for none, else its number among the distinct levels
@@ -118,6 +129,11 @@ package final class PlaymateRanker: Sendable {
         }
         self.sportIDs = sportIDs
         self.sportNames = sportNames
+        let byName = sportNames.indices.sorted { sportNames[$0].utf8.lexicographicallyPrecedes(sportNames[$1].utf8) }
+        var sportRank = [Int32](repeating: 0, count: sportNames.count)
+        for (r, id) in byName.enumerated() { sportRank[id] = Int32(r) }
+        self.sportRank = sportRank
+        sportByRank = byName.map { Int32($0) }
         self.sportOf = sportOf
         var isOpen = [Bool](repeating: false, count: sessions.count)
         for s in open { isOpen[Int(s)] = true }
@@ -238,6 +254,9 @@ package final class PlaymateRanker: Sendable {
     /// The statistics of player `u` (zeros included).
     package func stats(for u: Int) -> Stats {
         var st = Stats()
+        // The past sessions' sports by the rank of their names, counted in runs once sorted
+        // (a dictionary by name hashed every sport's name, then was sorted for writing).
+        var ranks: [Int32] = []
         for j in memberOf.range(u) {
             let i = memberOf.values[j]
             // Fields read in place: a copy of the session retained and released its strings.
@@ -245,10 +264,18 @@ package final class PlaymateRanker: Sendable {
                 st.played += 1
                 st.minutesPlayed += sessions[Int(i)].durationMin ?? 0
                 // Normalised: one sport written two ways counts once.
-                st.bySport[sportNames[Int(sportOf[Int(i)])], default: 0] += 1
+                ranks.append(sportRank[Int(sportOf[Int(i)])])
             } else {
                 st.upcoming += 1
             }
+        }
+        ranks.sort()
+        var k = 0
+        while k < ranks.count {
+            var end = k + 1
+            while end < ranks.count && ranks[end] == ranks[k] { end += 1 }
+            st.bySport.append(SportCount(sport: sportByRank[Int(ranks[k])], count: end - k))
+            k = end
         }
         st.created = created[u]
         st.friends = players[u].friends.count
