@@ -6,22 +6,21 @@ extension PlaymateRanker {
     /// Appends the `sessions` record of snapshots.md to `w`, leaving it in the buffer (for
     /// writers that batch records); false, writing nothing, for an empty list. The items are
     /// written in one run through a `JSONCursor` (`JSONWriter.elements`), each session id
-    /// copied from its text encoded once (`sessionIDText`): the same bytes as one
+    /// copied from its text encoded once (`sessionIDJSON`): the same bytes as one
     /// `JSONWriter.field` call per value.
     package func writeSessions(_ u: Int, _ list: [Suggestion], to w: inout JSONWriter) -> Bool {
         guard !list.isEmpty else { return false }
         let f = Self.sessionsFields
         w.beginKeyedList(players[u].id)
         var bound = 0
-        for x in list { bound += Self.sessionItemBound + sessionIDStart[Int(x.session) + 1] - sessionIDStart[Int(x.session)] }
-        sessionIDText.withUnsafeBytes { ids in
+        for x in list { bound += Self.sessionItemBound + sessionIDJSON.range(Int(x.session)).count }
+        sessionIDJSON.values.withUnsafeBytes { ids in
             w.elements(maxBytes: bound) { c in
                 for (n, x) in list.enumerated() {
                     if n > 0 { c.byte(UInt8(ascii: ",")) }
                     c.byte(UInt8(ascii: "{"))
                     c.key(f.session)
-                    let s = Int(x.session)
-                    c.bytes(UnsafeRawBufferPointer(rebasing: ids[sessionIDStart[s]..<sessionIDStart[s + 1]]))
+                    c.bytes(UnsafeRawBufferPointer(rebasing: ids[sessionIDJSON.range(Int(x.session))]))
                     Self.field(f.score, &c)
                     c.double(x.score, .score)
                     Self.field(f.sportWeight, &c)

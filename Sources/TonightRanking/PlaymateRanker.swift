@@ -86,11 +86,9 @@ package final class PlaymateRanker: Sendable {
     static let groupsPerSession = 12
     /// Per player with feedback: the sessions it declined (feedback.csv), never suggested again.
     let declinedOf: [Int32: [Int32]]
-    /// Each session's id as its JSON string (quoted, escaped), back to back: session `i`'s is
-    /// `sessionIDText[sessionIDStart[i]..<sessionIDStart[i + 1]]`. Encoded once for the
-    /// `sessions` items, which copy it (1.6 M items on realistic `full`).
-    let sessionIDText: [UInt8]
-    let sessionIDStart: [Int]
+    /// Each session's id as its JSON string (quoted, escaped): list `i` is session `i`'s.
+    /// Encoded once for the `sessions` items, which copy it (1.6 M items on realistic `full`).
+    let sessionIDJSON: FlatLists<UInt8>
 
     static let genders = ["Female", "Male", "Non-binary"]
     static let ageGroups = ["Under 12", "12-17", "18-24", "25-34", "35-44", "45-54", "55-64", "65-74", "75+"]
@@ -204,14 +202,13 @@ package final class PlaymateRanker: Sendable {
         gridKeys = cellOf.keys.sorted()
         grid = gridKeys.map { lists(cellOf[$0]!) }
         everywhere = lists(open)
-        var idText: [UInt8] = [], idStart = [0]
-        idStart.reserveCapacity(sessions.count + 1)
+        var ids = FlatLists<UInt8>(), text: [UInt8] = []
         for s in sessions {
-            JSONKey.appendEncoded(s.id, to: &idText)
-            idStart.append(idText.count)
+            text.removeAll(keepingCapacity: true)
+            JSONKey.appendEncoded(s.id, to: &text)
+            ids.append(text)
         }
-        sessionIDText = idText
-        sessionIDStart = idStart
+        sessionIDJSON = ids
     }
 
     /// The session's known players: joined ones and the creator (when a known player).
