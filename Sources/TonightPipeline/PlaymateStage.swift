@@ -20,6 +20,10 @@ package struct PlaymateStage: Stage {
     package let configKeys = RankingConfig.playmateKeys + [ConfigKeys.Catalog.geohashPrecision] + DatasetFiles.configKeys
     package let readsAsOf = true
     package static let datasetNames = ["sessions", "player_stats", "upcoming_sessions", "playmate_sessions", "open_sessions"]
+    /// Players per block: each block is ranked on all cores, then handed to the writer.
+    static let blockSize = 16_384
+    /// Chunks of a block per worker (load balance against the chunks' fixed cost).
+    static let chunksPerWorker = 8
     package var tables: [String] { Self.datasetNames }
     package var datasets: [String] { Self.datasetNames }
     /// `playmate_sessions` (every session by id) and `open_sessions` (by cell) are written by
@@ -43,14 +47,7 @@ package struct PlaymateStage: Stage {
         let sink = PlayerSink(
             suggestions: try files.writer("sessions"), stats: try files.writer("player_stats"),
             upcoming: try files.writer("upcoming_sessions"), ids: order.map { players[$0].id })
-        let block = 16_384
-        var start = 0
         context.progress.measure(.players, total: Int64(order.count))
-        // Blocks of players are ranked on all cores while a writer thread appends the previous
-        // block's records (whose frames compress on all cores): ranking and writing overlap,
-        // as in `tickets`. Each block in chunks, several per worker, taken as workers come
-        // free (players' costs are skewed); a chunk borrows a free scratch. Order is kept, so
-        // the bytes do not depend on the thread count.
         // Every session by id (what suggestions and the apps' session pages point at) and the
         // open sessions per cell: not keyed by player, so shard 0 writes them for all, on a
         // thread of their own while the players are ranked (their JSON is built on one core:
@@ -78,44 +75,16 @@ package struct PlaymateStage: Stage {
             }
         }
         defer { try? sessionPages.join() }
-        let handoff = Handoff<[PlayerBatch]>(capacity: 2)
-        // Emptied batches come back for the next blocks (their buffers are reused).
-        let spare = Locked<[PlayerBatch]>([])
-        let writer = BackgroundJob()
-        writer.start {
-            do {
-                while var parts = handoff.take() {
-                    try sink.write(parts)
-                    // Popped, each batch's buffers are referenced once, so emptying them
-                    // keeps their memory.
-                    while var p = parts.popLast() {
-                        p.removeAll()
-                        spare.withLock { $0.append(p) }
-                    }
-                }
-            } catch {
-                handoff.cancel()
-                throw error
-            }
-        }
-        defer { handoff.cancel() }
-        let idle = Locked((0..<workers).map { _ in PlaymateScratch(sessions: sessions.count) })
-        let chunks = workers * 8
-        while start < order.count {
-            try Interruption.check()
-            context.progress.update(done: Int64(start))
-            let blockStart = start, blockEnd = min(order.count, start + block)
-            // Each chunk writes its records back to back into a batch (one buffer per
-            // dataset), which the writer compresses where they lie. On exactly `workers`
-            // threads, one scratch each: the package's width is global and may change while
-            // the stage runs (another run in the process, a test).
-            let parts = try Parallel.map(chunks, width: workers) { c -> PlayerBatch in
-                var scratch = idle.withLock { $0.popLast() }!  // at most `workers` chunks run at once
-                defer { idle.withLock { [scratch] in $0.append(scratch) } }
-                var batch = spare.withLock { $0.popLast() } ?? PlayerBatch()
-                let r = Parallel.range(c, of: chunks, in: blockEnd - blockStart)
-                // A record's owner is the player's place in `order` (the sink's keys in order).
-                for k in (blockStart + r.lowerBound)..<(blockStart + r.upperBound) {
+        // Blocks of players ranked on all cores while a writer thread appends the previous
+        // block's records, as in `tickets` (`RankedBlocks`). Each chunk writes its records
+        // back to back into a batch (one buffer per dataset), which the writer compresses
+        // where they lie; a record's owner is the player's place in `order` (the sink's keys
+        // in order).
+        let blocks = RankedBlocks<PlayerBatch, PlaymateScratch>(count: order.count, blockSize: Self.blockSize, chunksPerWorker: Self.chunksPerWorker)
+        _ = try blocks.run(
+            scratches: (0..<workers).map { _ in PlaymateScratch(sessions: sessions.count) },
+            fill: { range, scratch, batch in
+                for k in range {
                     let u = order[k]
                     let list = ranker.suggestions(for: u, scratch: &scratch)
                     if ranker.writeSessions(u, list, to: &batch.records[PlayerSink.suggestions].json) {
@@ -127,13 +96,9 @@ package struct PlaymateStage: Stage {
                         batch.records[PlayerSink.upcoming].commit(owner: k)
                     }
                 }
-                return batch
-            }
-            guard handoff.put(parts) else { break }  // the writer failed: its error is thrown below
-            start = blockEnd
-        }
-        handoff.close()
-        try writer.join()
+            },
+            write: { try sink.write($0) },
+            blockDone: { context.progress.update(done: Int64($0)) })
         for summary in try sink.finishAll() { try files.add(summary) }
         clock.lap("rank")
         try sessionPages.join()
@@ -207,7 +172,7 @@ final class PlayerSink: @unchecked Sendable {
 }
 
 /// One chunk's records of a block of players, per dataset (`PlayerSink`'s indexes).
-struct PlayerBatch: Sendable {
+struct PlayerBatch: RecycledBatch {
     var records = [BatchedRecords](repeating: BatchedRecords(), count: 3)
 
     /// Empties every buffer, keeping its storage (batches are recycled block to block).

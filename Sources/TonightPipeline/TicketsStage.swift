@@ -80,65 +80,15 @@ package struct TicketsStage: Stage {
         context.progress.measure(.users, total: Int64(users.count))
         // One ranker per worker for the whole stage (its buffers are reused), lent to one
         // chunk at a time; the orders of shared places (`places`) are computed once for all of them.
-        let idle = Locked((0..<workers).map { _ in RankerBox(TicketsRanker(index: index, settings: settings, places: places)) })
-        // A pipeline of two steps: blocks of users are ranked on all cores into JSON batches
-        // while the writer thread appends the previous block's batches to the datasets
-        // (whose frames are compressed on all cores). Order is kept, so the bytes do not
-        // depend on the thread count.
-        let handoff = Handoff<[TicketsBatch]>(capacity: 2)
-        let spare = Locked<[TicketsBatch]>([])
+        let rankers = (0..<workers).map { _ in RankerBox(TicketsRanker(index: index, settings: settings, places: places)) }
         let sink = TicketsSink(writers: consume writers, users: users)
-        let writer = BackgroundJob()
-        writer.start {
-            do {
-                while var parts = handoff.take() {
-                    try sink.write(parts)
-                    // Popped, each batch's buffers are referenced once, so emptying them keeps
-                    // their memory (emptying a copy while `parts` still held the original
-                    // allocated fresh buffers for every block).
-                    while var p = parts.popLast() {
-                        p.removeAll()
-                        spare.withLock { $0.append(p) }
-                    }
-                }
-            } catch {
-                handoff.cancel()
-                throw error
-            }
-        }
-        // If anything below throws, the writer thread must not wait for blocks forever.
-        defer { handoff.cancel() }
         let prepared = DispatchTime.now().uptimeNanoseconds
-        var start = 0
-        var rankNanos: UInt64 = 0
-        while start < users.count {
-            try Interruption.check()
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            let blockStart = start, blockEnd = min(users.count, start + Self.blockSize)
-            // The block in contiguous chunks, several per worker, taken as workers come free
-            // (users' costs are skewed, and the writer thread takes cores now and then: one
-            // slice per worker left a core idle at the end of every block). A chunk borrows
-            // a free ranker; chunks are written in order, so the bytes do not depend on who
-            // ranked what.
-            let chunks = workers * Self.chunksPerWorker
-            // On exactly `workers` threads, one ranker each: the package's width is global and
-            // may change while the stage runs (another run in the process, a test).
-            let parts = try Parallel.map(chunks, width: workers) { c -> TicketsBatch in
-                var batch = spare.withLock { $0.popLast() } ?? TicketsBatch()
-                let r = Parallel.range(c, of: chunks, in: blockEnd - blockStart)
-                let ranker = idle.withLock { $0.popLast() }!  // at most `workers` chunks run at once
-                defer { idle.withLock { $0.append(ranker) } }
-                Self.rank(users, (blockStart + r.lowerBound)..<(blockStart + r.upperBound), places: placeOf,
-                          ranker: &ranker.value, into: &batch)
-                return batch
-            }
-            rankNanos += DispatchTime.now().uptimeNanoseconds - t0
-            guard handoff.put(parts) else { break }  // the writer failed: its error is thrown below
-            start = blockEnd
-            context.progress.update(done: Int64(start))
-        }
-        handoff.close()
-        try writer.join()
+        let blocks = RankedBlocks<TicketsBatch, RankerBox>(count: users.count, blockSize: Self.blockSize, chunksPerWorker: Self.chunksPerWorker)
+        let rankNanos = try blocks.run(
+            scratches: rankers,
+            fill: { range, ranker, batch in Self.rank(users, range, places: placeOf, ranker: &ranker.value, into: &batch) },
+            write: { try sink.write($0) },
+            blockDone: { context.progress.update(done: Int64($0)) })
         let ranked = DispatchTime.now().uptimeNanoseconds
         var outcome = StageOutcome()
         // prepare: inputs read, users sorted, index and alerts built; rank + write overlap.
@@ -213,7 +163,7 @@ final class RankerBox: @unchecked Sendable {
 }
 
 /// One worker's records of a block, per dataset (explore, feed, tonight).
-struct TicketsBatch: Sendable {
+struct TicketsBatch: RecycledBatch {
     var records = [BatchedRecords](repeating: BatchedRecords(), count: TicketsStage.datasetNames.count)
     /// Explore candidates of every user ranked, and events in reach of the sampled located
     /// users (the data set's shape: `TicketsStage.shapeSample`).
