@@ -42,7 +42,7 @@ struct RankedBlocks<Batch: RecycledBatch, Scratch: Sendable> {
     /// and may change while the stage runs (another run in the process, a test).
     func run(
         scratches: [Scratch],
-        fill: @escaping @Sendable (Range<Int>, inout Scratch, inout Batch) -> Void,
+        fill: @Sendable (Range<Int>, inout Scratch, inout Batch) -> Void,
         write: @escaping @Sendable ([Batch]) throws -> Void,
         blockDone: (Int) -> Void = { _ in }
     ) throws -> UInt64 {

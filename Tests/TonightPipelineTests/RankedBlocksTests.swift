@@ -46,6 +46,7 @@ import TonightBase
                     busy = true
                 }
                 scratch.uses.withLock { $0 += 1 }
+                usleep(100)  // held a while, so that a scratch lent twice would be seen
                 if !batch.people.isEmpty { notEmpty.withLock { $0 += 1 } }  // a recycled batch comes back empty
                 batch.people += range
                 scratch.busy.withLock { $0 = false }
