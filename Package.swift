@@ -105,6 +105,14 @@ let package = Package(
                 "TonightExports", "TonightSnapshot", "TonightSnapshotWriter", "TonightRanking", "TonightBase",
                 .product(name: "Yams", package: "Yams"),
             ]),
+        // The libFuzzer targets' bodies (Fuzz/targets), in every build so that they compile with
+        // the code they reach; the tests run each on its seeds and on mutations of them.
+        .target(
+            name: "TonightFuzzTargets",
+            dependencies: ["TonightFeed", "TonightAffinity", "TonightExports", "TonightGeo", "TonightRanking",
+                           "TonightPipeline", "TonightSnapshot", "TonightCore", "TonightBase"],
+            path: "Fuzz/targets"),
+        .testTarget(name: "TonightFuzzTargetsTests", dependencies: ["TonightTesting", "TonightFuzzTargets", "TonightSnapshot", "TonightGenerator"]),
         // The package itself: the module graph against Docs/ARCHITECTURE.md, the documentation's
         // examples compiled against the reader library.
         .testTarget(name: "TonightProjectTests", dependencies: ["TonightTesting", "TonightSnapshot"]),
@@ -115,16 +123,10 @@ let package = Package(
 // libFuzzer targets (scripts/fuzz.sh TARGET SECONDS): built only with TONIGHT_FUZZ=1, with
 // AddressSanitizer and coverage; each `main` runs libFuzzer's driver (Fuzz/support).
 if Context.environment["TONIGHT_FUZZ"] != nil {
-    package.targets.append(.target(name: "TonightFuzzSupport", path: "Fuzz/support"))
-    let fuzzers: [(String, [Target.Dependency])] = [
-        ("feed", ["TonightFeed", "TonightCore"]), ("affinity", ["TonightAffinity", "TonightCore"]),
-        ("csv", ["TonightExports", "TonightGeo", "TonightCore"]), ("config", ["TonightPipeline"]),
-        ("snapshot", ["TonightSnapshot", "TonightCore"]),
-        ("playmate", ["TonightExports", "TonightRanking", "TonightCore"]),
-    ]
-    for (name, dependencies) in fuzzers {
+    package.targets.append(.target(name: "TonightFuzzSupport", dependencies: ["TonightFuzzTargets"], path: "Fuzz/support"))
+    for name in ["feed", "affinity", "csv", "config", "snapshot", "playmate"] {
         package.targets.append(.executableTarget(
-            name: "fuzz-\(name)", dependencies: dependencies + ["TonightFuzzSupport"], path: "Fuzz/\(name)"))
+            name: "fuzz-\(name)", dependencies: ["TonightFuzzTargets", "TonightFuzzSupport"], path: "Fuzz/\(name)"))
         package.products.append(.executable(name: "fuzz-\(name)", targets: ["fuzz-\(name)"]))
     }
 }

@@ -17,9 +17,10 @@ rm -rf "$seeds" && mkdir -p "$seeds"
 case "$target" in
   feed) cp Fixtures/tiny/input/feed.xml Tests/TonightFeedTests/Resources/*.xml "$seeds/" 2>/dev/null || true
         gzip -c Fixtures/tiny/input/feed.xml > "$seeds/feed.xml.gz"; zstd -q -c Fixtures/tiny/input/feed.xml > "$seeds/feed.xml.zst" ;;
-  affinity) cp Fixtures/tiny/input/affinity.txt "$seeds/" ;;
-  csv) for f in Fixtures/tiny/input/tickets/*.csv; do { cat Fixtures/tiny/input/tickets/users.csv; printf '\377'; cat "$f"; } > "$seeds/$(basename "$f")"; done
-       t=Fixtures/tiny/input/tickets; { cat $t/users.csv; printf '\377'; cat $t/favorites.csv; printf '\377'; cat $t/follows.csv; } > "$seeds/with-follows" ;;
+  affinity) cp Fixtures/tiny/input/affinity.txt "$seeds/"
+        printf 'Recommended artists for Battle At the Boat\n2,Showtime Boxing,0.5\n900333,Guns N Hoses,0.25\n-----\n' > "$seeds/2012-names" ;;
+  csv) t=Fixtures/tiny/input/tickets; { cat $t/users.csv; printf '\377'; cat $t/favorites.csv; } > "$seeds/favorites"
+       { cat $t/users.csv; printf '\377'; cat $t/favorites.csv; printf '\377'; cat $t/follows.csv; } > "$seeds/with-follows" ;;
   config) cp Pipelines/nightly.yaml "$seeds/" ;;
   playmate) d=Fixtures/tiny/input/playmate
         { for f in players quiz sessions session_players friends; do cat "$d/$f.csv"; printf '\377'; done; cat "$d/feedback.csv"; } > "$seeds/all"

@@ -1,10 +1,8 @@
 // libFuzzer target: the config loader (YAML through Yams, then every key's rule).
+// The body is `ConfigFuzzTarget` (Fuzz/targets), which the ordinary build
+// compiles and FuzzTargetsTests runs on its seeds.
 // Build and run: scripts/fuzz.sh config SECONDS
-import Foundation
 import TonightFuzzSupport
-import TonightPipeline
+import TonightFuzzTargets
 
-FuzzSupport.run { data, size in
-    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    _ = try? TonightConfig.parse(text, path: "fuzz.yaml")
-}
+FuzzSupport.run(ConfigFuzzTarget.self)

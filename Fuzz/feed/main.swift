@@ -1,21 +1,8 @@
 // libFuzzer target: the feed parser (plain, gzip or zstd by magic bytes) on arbitrary bytes.
+// The body is `FeedFuzzTarget` (Fuzz/targets), which the ordinary build
+// compiles and FuzzTargetsTests runs on its seeds.
 // Build and run: scripts/fuzz.sh feed SECONDS
-import Foundation
 import TonightFuzzSupport
-import TonightCore
-import TonightFeed
+import TonightFuzzTargets
 
-let directory = FuzzSupport.scratch("feed")
-
-FuzzSupport.run { data, size in
-    let url = directory.appendingPathComponent("feed.xml")
-    FuzzSupport.write(data, size, to: url)
-    var options = FeedParserOptions()
-    options.maxRejectShare = 1
-    // Small limits so that hostile shapes hit them within the fuzzer's input sizes.
-    options.limits.maxTextBytes = 4096
-    options.limits.maxDepth = 16
-    options.limits.maxUnknownNames = 64
-    options.input.maxBytes = 1 << 22
-    _ = try? FeedParser.parse(url, options: options)
-}
+FuzzSupport.run(FeedFuzzTarget.self)

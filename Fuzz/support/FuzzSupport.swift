@@ -1,4 +1,5 @@
 import Foundation
+import TonightFuzzTargets
 
 @_silgen_name("LLVMFuzzerRunDriver")
 private func LLVMFuzzerRunDriver(
@@ -6,20 +7,24 @@ private func LLVMFuzzerRunDriver(
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
 ) -> Int32
 
-/// What the fuzz targets share: libFuzzer's driver (linked as a library, since SwiftPM gives
-/// every executable its own `main`) and scratch files.
-public enum FuzzSupport {
-    nonisolated(unsafe) private static var body: ((UnsafePointer<UInt8>, Int) -> Void)?
+/// libFuzzer's driver (linked as a library, since SwiftPM gives every executable its own
+/// `main`) around a `FuzzTarget`.
+package enum FuzzSupport {
+    nonisolated(unsafe) private static var body: ((UnsafeBufferPointer<UInt8>) -> Void)?
 
-    /// Runs libFuzzer with the process's arguments, calling `body` with every input; exits
-    /// with libFuzzer's status.
-    public static func run(_ body: @escaping (UnsafePointer<UInt8>, Int) -> Void) -> Never {
-        Self.body = body
+    /// Sets `target` up with a scratch directory of its own and runs libFuzzer with the
+    /// process's arguments, calling it with every input; a `FuzzFinding` (or any error) stops
+    /// the process like a crash, so that libFuzzer keeps the input. Exits with libFuzzer's status.
+    package static func run<Target: FuzzTarget>(_ target: Target.Type) -> Never {
+        let fuzzed: Target
+        do { fuzzed = try Target(scratch: scratch(Target.name)) } catch { fatalError("setting up \(Target.name): \(error)") }
+        body = { input in
+            do { _ = try fuzzed.run(input) } catch { fatalError("\(error)") }
+        }
         var argc = CommandLine.argc
         var argv = CommandLine.unsafeArgv
         let status = LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            let empty: [UInt8] = [0]
-            if let data { FuzzSupport.body?(data, size) } else { empty.withUnsafeBufferPointer { FuzzSupport.body?($0.baseAddress!, 0) } }
+            FuzzSupport.body?(UnsafeBufferPointer(start: size > 0 ? data : nil, count: size))
             return 0
         }
         exit(status)
@@ -27,18 +32,10 @@ public enum FuzzSupport {
 
     /// A scratch directory of a fuzz target (in /dev/shm when there is one: thousands of
     /// writes a second).
-    public static func scratch(_ name: String) -> URL {
+    static func scratch(_ name: String) -> URL {
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         let url = URL(fileURLWithPath: base).appendingPathComponent("tonight-fuzz-\(name)-\(getpid())")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
-    }
-
-    public static func write(_ data: UnsafePointer<UInt8>, _ count: Int, to url: URL) {
-        try? Data(bytes: data, count: count).write(to: url)
-    }
-
-    public static func write(_ bytes: [UInt8], to url: URL) {
-        try? Data(bytes).write(to: url)
     }
 }

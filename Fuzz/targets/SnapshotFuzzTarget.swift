@@ -1,0 +1,58 @@
+import Foundation
+import TonightSnapshot
+
+/// The snapshot reader's parsers. The first byte chooses (modulo 4): 0 a manifest, 1 a key
+/// index's NDJSON, 2 a dataset file (seek table, frames, the records and their references),
+/// 3 a binary key table (header, directory, blocks, lookups). Reached: the manifest's
+/// datasets, the probe keys an index or key table placed in a frame, or the records scanned.
+package struct SnapshotFuzzTarget: FuzzTarget {
+    package static let name = "snapshot"
+    private let directory: URL
+    private let scanner = RecordScanner(ReferenceRule.standard.filter { $0.dataset == "explore" || $0.dataset == "alerts" })
+    private static let probes = ["", "a", "m", "zzzz", "gsDYBAAAAA"]
+
+    package init(scratch: URL) {
+        directory = scratch
+    }
+
+    package func run(_ input: UnsafeBufferPointer<UInt8>) throws -> FuzzOutcome {
+        guard let kind = input.first else { return .refused }
+        let body = UnsafeBufferPointer(rebasing: input.dropFirst())
+        switch kind % 4 {
+        case 0:
+            let url = directory.appendingPathComponent("manifest.json")
+            try Self.write(body, to: url)
+            guard let manifest = try? SnapshotManifest.read(url.path) else { return .refused }
+            return .accepted(reached: manifest.datasets.count)
+        case 1:
+            guard let index = try? KeyIndex(ndjson: Array(body), path: "index") else { return .refused }
+            return .accepted(reached: Self.probes.count { index.frame(for: $0) != nil })
+        case 3:
+            let url = directory.appendingPathComponent("dataset.keys")
+            try Self.write(body, to: url)
+            let fd = open(url.path, O_RDONLY)
+            guard fd >= 0 else { return .refused }
+            defer { close(fd) }
+            guard let table = try? KeyTable(fd: fd, path: url.path, fileSize: body.count) else { return .refused }
+            var found = 0
+            for key in Self.probes {
+                var k = key
+                if k.withUTF8({ (try? table.frame(for: $0)) ?? nil }) != nil { found += 1 }
+            }
+            for i in 0..<min(table.frames, 8) { _ = try? table.frame(i) }
+            return .accepted(reached: found)
+        default:
+            let url = directory.appendingPathComponent("dataset.ndjson.zst")
+            try Self.write(body, to: url)
+            guard let file = try? SeekableZstdFile(path: url.path) else { return .refused }
+            var records = 0
+            for i in 0..<min(file.frames.count, 8) {
+                guard let frame = try? file.frame(i) else { continue }
+                for line in frame.split(separator: 0x0A) {
+                    if (Array(line).withUnsafeBufferPointer { (try? scanner.scan($0) { _, _ in }) != nil }) { records += 1 }
+                }
+            }
+            return .accepted(reached: records)
+        }
+    }
+}

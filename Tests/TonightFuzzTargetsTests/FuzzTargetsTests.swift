@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TonightFuzzTargets
+import TonightSnapshot
+import TonightTesting
+
+/// The libFuzzer targets' bodies in CI: each compiles with the code it reaches (the `playmate`
+/// target's had stopped compiling when the ranker's JSON functions were renamed, unseen, since
+/// the fuzz build is only made with `TONIGHT_FUZZ=1`), gets its seeds through to the code under
+/// test (a body that refused its own seeds would fuzz only the first parser's errors), and
+/// takes mutations of them without a finding or a trap.
+@Suite struct FuzzTargetsTests {
+    static let names = ["feed", "affinity", "csv", "config", "snapshot", "playmate"]
+
+    static func target(_ name: String) throws -> any FuzzTarget {
+        let scratch = temporaryDirectory("fuzz-\(name)")
+        switch name {
+        case "feed": return FeedFuzzTarget(scratch: scratch)
+        case "affinity": return AffinityFuzzTarget(scratch: scratch)
+        case "csv": return try CSVFuzzTarget(scratch: scratch)
+        case "config": return ConfigFuzzTarget(scratch: scratch)
+        case "snapshot": return SnapshotFuzzTarget(scratch: scratch)
+        default: return PlaymateFuzzTarget(scratch: scratch)
+        }
+    }
+
+    /// Runs `input` through `target`.
+    static func run(_ target: any FuzzTarget, _ input: [UInt8]) throws -> FuzzOutcome {
+        try input.withUnsafeBufferPointer { try target.run($0) }
+    }
+
+    @Test(arguments: names)
+    func everyTargetIsNamedAfterItsDirectory(_ name: String) throws {
+        let target = try Self.target(name)
+        #expect(type(of: target).name == name)
+        #expect(FileManager.default.fileExists(atPath: packageRoot.appendingPathComponent("Fuzz/\(name)/main.swift").path))
+    }
+
+    /// Every seed `scripts/fuzz.sh` makes is accepted and reaches what the target is for.
+    @Test(arguments: names)
+    func seedsGetThrough(_ name: String) throws {
+        let target = try Self.target(name)
+        let seeds = try FuzzSeeds.seeds(name)
+        #expect(!seeds.isEmpty)
+        for seed in seeds where seed.least != nil {
+            let outcome = try Self.run(target, seed.bytes)
+            guard case .accepted(let reached) = outcome else {
+                Issue.record("\(name) seed \(seed.name) was refused")
+                continue
+            }
+            #expect(reached >= seed.least!, "\(name) seed \(seed.name) reached \(reached)")
+        }
+    }
+
+    /// Mutations of every seed (cut short, bytes replaced by the ones parsers trip on,
+    /// pieces repeated or dropped) are refused or accepted, never a finding; a trap would end
+    /// the test process.
+    @Test(arguments: names)
+    func mutantsAreNeverAFinding(_ name: String) throws {
+        let target = try Self.target(name)
+        var refused = 0, accepted = 0
+        // An empty input: nothing to read, but for the config, whose every key has a default.
+        #expect(try Self.run(target, []) == (name == "config" ? .accepted(reached: 1) : .refused))
+        for seed in try FuzzSeeds.seeds(name) {
+            // The snapshot target's first byte chooses the parser: kept, so each gets mutants.
+            let keep = name == "snapshot" ? 1 : 0
+            for mutant in FuzzSeeds.mutants(of: seed.bytes, keepingPrefix: keep, count: name == "snapshot" ? 96 : 48) {
+                switch try Self.run(target, mutant) {
+                case .refused: refused += 1
+                case .accepted: accepted += 1
+                }
+            }
+        }
+        // Both paths are taken: mutants that only ever failed would not test the later steps.
+        #expect(refused > 0)
+        #expect(accepted > 0)
+    }
+}
