@@ -126,6 +126,16 @@ package struct AffinityParser {
 
     static let header = Array("Recommended artists for ".utf8)
 
+    /// Whether a line (white space trimmed) opens a block: the header and a name, or the
+    /// header alone, its space trimmed with the line's (an empty name, which resolves to no
+    /// artist). `blockStart` cuts the file at lines that begin with the header's bytes, so
+    /// every such line must be a header here too, or the pieces would read differently from
+    /// one pass.
+    @inline(__always)
+    static func isHeader(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line.starts(with: header) || (line.count == header.count - 1 && line.elementsEqual(header.dropLast()))
+    }
+
     package func parse(_ url: URL) throws -> AffinityResult {
         let data = try FileIO.read(url)
         return try data.withUnsafeBytes { raw in
@@ -322,14 +332,19 @@ package struct AffinityParser {
             if lo == hi { continue }  // blank line
             let line = UnsafeBufferPointer(rebasing: all[lo..<hi])
             if line.count == 5 && line.allSatisfy({ $0 == UInt8(ascii: "-") }) {
-                if sources == nil { reject("bad-line", "terminator outside a block") }
+                if sources == nil {
+                    // A line outside a block like any other: counted, so that the rejected
+                    // lines are never more than the lines.
+                    outside += 1
+                    reject("bad-line", "terminator outside a block")
+                }
                 sources = nil
                 continue
             }
-            if line.starts(with: Self.header) {
+            if Self.isHeader(line) {
                 if sources != nil { counts["unterminated-block", default: 0] += 1 }
                 blocks += 1
-                let nameBytes = UnsafeBufferPointer(rebasing: line[Self.header.count...])
+                let nameBytes = UnsafeBufferPointer(rebasing: line[min(Self.header.count, line.count)...])
                 let name = String(decoding: nameBytes, as: UTF8.self)
                 let ids = artists(named: name)
                 if let bad = TextEncodingCheck.firstInvalidUTF8(nameBytes) {

@@ -52,6 +52,20 @@ import TonightTesting
         }
     }
 
+    /// Every input a fuzz target has found (`Fixtures/fuzz-findings/TARGET-what`) runs through
+    /// its target without a finding.
+    @Test func findingsStayFixed() throws {
+        let dir = packageRoot.appendingPathComponent("Fixtures/fuzz-findings")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "README.md" }.sorted()
+        #expect(!files.isEmpty)
+        for file in files {
+            let name = String(file.prefix { $0 != "-" })
+            #expect(Self.names.contains(name), "\(file) names no target")
+            guard Self.names.contains(name) else { continue }
+            _ = try Self.run(try Self.target(name), Array(try Data(contentsOf: dir.appendingPathComponent(file))))
+        }
+    }
+
     /// Mutations of every seed (cut short, bytes replaced by the ones parsers trip on,
     /// pieces repeated or dropped) are refused or accepted, never a finding; a trap would end
     /// the test process.

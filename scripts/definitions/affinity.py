@@ -45,7 +45,9 @@ class Affinity:
             line = line.rstrip(" \t")
             if not line.strip():
                 continue
-            if line.startswith(HEADER):
+            # The header alone (its space trimmed with the line's) is a header with an empty
+            # name: a block of its own, whose source resolves to nothing.
+            if line.startswith(HEADER) or line == HEADER.rstrip():
                 if in_block:
                     self.counts["unterminated-block"] += 1
                 name = line[len(HEADER):]
