@@ -7,8 +7,9 @@ import TonightTesting
 /// The libFuzzer targets' bodies in CI: each compiles with the code it reaches (the `playmate`
 /// target's had stopped compiling when the ranker's JSON functions were renamed, unseen, since
 /// the fuzz build is only made with `TONIGHT_FUZZ=1`), gets its seeds through to the code under
-/// test (a body that refused its own seeds would fuzz only the first parser's errors), and
-/// takes mutations of them without a finding or a trap.
+/// test (a body that refused its own seeds would fuzz only the first parser's errors), takes
+/// mutations of them without a finding or a trap, and is no longer broken by any input it has
+/// found (`Fixtures/fuzz-findings`).
 @Suite struct FuzzTargetsTests {
     static let names = ["feed", "affinity", "csv", "config", "snapshot", "playmate"]
 
