@@ -110,7 +110,8 @@ let package = Package(
         .target(
             name: "TonightFuzzTargets",
             dependencies: ["TonightFeed", "TonightAffinity", "TonightExports", "TonightGeo", "TonightRanking",
-                           "TonightPipeline", "TonightSnapshot", "TonightCore", "TonightBase"],
+                           "TonightPipeline", "TonightSnapshot", "TonightSnapshotWriter", "TonightGenerator", "TonightCore", "TonightBase",
+                           .product(name: "Logging", package: "swift-log")],
             path: "Fuzz/targets"),
         .testTarget(name: "TonightFuzzTargetsTests", dependencies: ["TonightTesting", "TonightFuzzTargets", "TonightSnapshot", "TonightGenerator"]),
         // The package itself: the module graph against Docs/ARCHITECTURE.md, the documentation's

@@ -44,4 +44,14 @@ package struct AffinityFuzzTarget: FuzzTarget {
         guard let whole else { return .refused }
         return .accepted(reached: whole.edges.count)
     }
+
+    /// The tiny affinity file (9 of its 11 lines resolve: two name artists the target does
+    /// not know) and a block of the 2012 names, one of them ambiguous.
+    package static func seeds(_ sources: FuzzSeedSources) throws -> [FuzzSeed] {
+        let names = "Recommended artists for Battle At the Boat\n2,Showtime Boxing,0.5\n900333,Guns N Hoses,0.25\n-----\n"
+        return [
+            FuzzSeed(name: "affinity.txt", bytes: try sources.tiny("affinity.txt"), least: 9),
+            FuzzSeed(name: "2012 names", bytes: Array(names.utf8), least: 2),
+        ]
+    }
 }

@@ -27,4 +27,14 @@ package struct CSVFuzzTarget: FuzzTarget {
         guard let export = try? loader.load(directory: directory) else { return .refused }
         return .accepted(reached: export.users.count)
     }
+
+    /// The tiny users with their favourites, and with their follows too: every user loads.
+    package static func seeds(_ sources: FuzzSeedSources) throws -> [FuzzSeed] {
+        let users = try sources.tiny("tickets/users.csv"), favorites = try sources.tiny("tickets/favorites.csv")
+        let count = try sources.tinyRows("tickets/users.csv")
+        return [
+            FuzzSeed(name: "favorites", bytes: users + [0xFF] + favorites, least: count),
+            FuzzSeed(name: "with follows", bytes: users + [0xFF] + favorites + [0xFF] + (try sources.tiny("tickets/follows.csv")), least: count),
+        ]
+    }
 }

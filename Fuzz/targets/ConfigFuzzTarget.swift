@@ -12,4 +12,9 @@ package struct ConfigFuzzTarget: FuzzTarget {
         guard (try? TonightConfig.parse(text, path: "fuzz.yaml")) != nil else { return .refused }
         return .accepted(reached: 1)
     }
+
+    /// The committed nightly config.
+    package static func seeds(_ sources: FuzzSeedSources) throws -> [FuzzSeed] {
+        [FuzzSeed(name: "nightly.yaml", bytes: try sources.read("Pipelines/nightly.yaml"), least: 1)]
+    }
 }

@@ -25,4 +25,22 @@ package struct FeedFuzzTarget: FuzzTarget {
         guard let result = try? FeedParser.parse(url, options: options) else { return .refused }
         return .accepted(reached: result.artists.count + result.categories.count + result.venues.count + result.events.count)
     }
+
+    /// The tiny feed plain, gzipped and zstd-compressed (the tools that are installed; `.ci/run`
+    /// installs both), and the feed tests' hostile samples, which may be refused.
+    package static func seeds(_ sources: FuzzSeedSources) throws -> [FuzzSeed] {
+        let tiny = "Fixtures/tiny/input/feed.xml"
+        var seeds = [FuzzSeed(name: "feed.xml", bytes: try sources.read(tiny), least: 20)]
+        for tool in ["gzip", "zstd"] {
+            if let bytes = try sources.compressed(tiny, with: tool) {
+                seeds.append(FuzzSeed(name: "feed.xml." + (tool == "gzip" ? "gz" : "zst"), bytes: bytes, least: 20))
+            }
+        }
+        let resources = "Tests/TonightFeedTests/Resources"
+        for file in try FileManager.default.contentsOfDirectory(atPath: sources.root.appendingPathComponent(resources).path).sorted()
+        where file.hasSuffix(".xml") {
+            seeds.append(FuzzSeed(name: file, bytes: try sources.read(resources + "/" + file), least: nil))
+        }
+        return seeds
+    }
 }

@@ -16,6 +16,9 @@ package protocol FuzzTarget {
     /// path, not a finding); a broken invariant throws a `FuzzFinding`; a trap is a finding too
     /// (libFuzzer keeps the input).
     func run(_ input: UnsafeBufferPointer<UInt8>) throws -> FuzzOutcome
+    /// The inputs a fuzz run starts from, each with what it must reach (`FuzzTargetsTests`
+    /// holds every seed to it): the one definition `scripts/fuzz.sh` and the tests share.
+    static func seeds(_ sources: FuzzSeedSources) throws -> [FuzzSeed]
 }
 
 extension FuzzTarget {

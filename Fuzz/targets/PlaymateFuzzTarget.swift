@@ -72,4 +72,22 @@ package struct PlaymateFuzzTarget: FuzzTarget {
         for cell in ranker.openSessionRecords(precision: 4) { try check(cell.json, key: cell.key, "open_sessions") }
         return .accepted(reached: written)
     }
+
+    /// The tiny exports, with and without the optional feedback: every player gets a stats
+    /// record and every session a record of its own.
+    package static func seeds(_ sources: FuzzSeedSources) throws -> [FuzzSeed] {
+        func joined(_ files: [String]) throws -> [UInt8] {
+            var out: [UInt8] = []
+            for (k, f) in files.enumerated() {
+                if k > 0 { out.append(0xFF) }
+                out += try sources.tiny("playmate/\(f).csv")
+            }
+            return out
+        }
+        let least = try sources.tinyRows("playmate/players.csv") + sources.tinyRows("playmate/sessions.csv")
+        return [
+            FuzzSeed(name: "all", bytes: try joined(["players", "quiz", "sessions", "session_players", "friends", "feedback"]), least: least),
+            FuzzSeed(name: "no feedback", bytes: try joined(["players", "quiz", "sessions", "session_players", "friends"]), least: least),
+        ]
+    }
 }

@@ -1,24 +1,28 @@
 import Foundation
 import TonightSnapshot
 
-/// The snapshot reader's parsers. The first byte chooses (modulo 4): 0 a manifest, 1 a key
+/// The snapshot reader's parsers. The first byte chooses (modulo 5): 0 a manifest, 1 a key
 /// index's NDJSON, 2 a dataset file (seek table, frames, the records and their references),
-/// 3 a binary key table (header, directory, blocks, lookups). Reached: the manifest's
-/// datasets, the probe keys an index or key table placed in a frame, or the records scanned.
+/// 3 a binary key table (header, directory, blocks, lookups), 4 a whole layout-2 dataset (its
+/// dictionary, key table, index and dictionary-compressed frames, opened, looked up and
+/// verified through the reader's public API: `SnapshotFuzzTarget+Layout2.swift`). Reached:
+/// the manifest's datasets, the probe keys an index or key table placed in a frame, the
+/// records scanned, or the records of a layout-2 dataset that verified.
 package struct SnapshotFuzzTarget: FuzzTarget {
     package static let name = "snapshot"
-    private let directory: URL
+    let directory: URL
     private let scanner = RecordScanner(ReferenceRule.standard.filter { $0.dataset == "explore" || $0.dataset == "alerts" })
     private static let probes = ["", "a", "m", "zzzz", "gsDYBAAAAA"]
 
-    package init(scratch: URL) {
+    package init(scratch: URL) throws {
         directory = scratch
+        try FileManager.default.createDirectory(at: Self.layout2Directory(scratch), withIntermediateDirectories: true)
     }
 
     package func run(_ input: UnsafeBufferPointer<UInt8>) throws -> FuzzOutcome {
         guard let kind = input.first else { return .refused }
         let body = UnsafeBufferPointer(rebasing: input.dropFirst())
-        switch kind % 4 {
+        switch kind % 5 {
         case 0:
             let url = directory.appendingPathComponent("manifest.json")
             try Self.write(body, to: url)
@@ -41,6 +45,8 @@ package struct SnapshotFuzzTarget: FuzzTarget {
             }
             for i in 0..<min(table.frames, 8) { _ = try? table.frame(i) }
             return .accepted(reached: found)
+        case 4:
+            return try runLayout2(body)
         default:
             let url = directory.appendingPathComponent("dataset.ndjson.zst")
             try Self.write(body, to: url)

@@ -20,7 +20,7 @@ import TonightTesting
         case "affinity": return AffinityFuzzTarget(scratch: scratch)
         case "csv": return try CSVFuzzTarget(scratch: scratch)
         case "config": return ConfigFuzzTarget(scratch: scratch)
-        case "snapshot": return SnapshotFuzzTarget(scratch: scratch)
+        case "snapshot": return try SnapshotFuzzTarget(scratch: scratch)
         default: return PlaymateFuzzTarget(scratch: scratch)
         }
     }
@@ -41,7 +41,7 @@ import TonightTesting
     @Test(arguments: names)
     func seedsGetThrough(_ name: String) throws {
         let target = try Self.target(name)
-        let seeds = try FuzzSeeds.seeds(name)
+        let seeds = try FuzzSeeds.seeds(type(of: target))
         #expect(!seeds.isEmpty)
         for seed in seeds where seed.least != nil {
             let outcome = try Self.run(target, seed.bytes)
@@ -76,7 +76,7 @@ import TonightTesting
         var refused = 0, accepted = 0
         // An empty input: nothing to read, but for the config, whose every key has a default.
         #expect(try Self.run(target, []) == (name == "config" ? .accepted(reached: 1) : .refused))
-        for seed in try FuzzSeeds.seeds(name) {
+        for seed in try FuzzSeeds.seeds(type(of: target)) {
             // The snapshot target's first byte chooses the parser: kept, so each gets mutants.
             let keep = name == "snapshot" ? 1 : 0
             for mutant in FuzzSeeds.mutants(of: seed.bytes, keepingPrefix: keep, count: name == "snapshot" ? 96 : 48) {
