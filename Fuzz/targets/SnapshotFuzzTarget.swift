@@ -1,13 +1,14 @@
 import Foundation
 import TonightSnapshot
 
-/// The snapshot reader's parsers. The first byte chooses (modulo 5): 0 a manifest, 1 a key
+/// The snapshot reader's parsers. The first byte chooses (modulo 6): 0 a manifest, 1 a key
 /// index's NDJSON, 2 a dataset file (seek table, frames, the records and their references),
 /// 3 a binary key table (header, directory, blocks, lookups), 4 a whole layout-2 dataset (its
 /// dictionary, key table, index and dictionary-compressed frames, opened, looked up and
-/// verified through the reader's public API: `SnapshotFuzzTarget+Layout2.swift`). Reached:
-/// the manifest's datasets, the probe keys an index or key table placed in a frame, the
-/// records scanned, or the records of a layout-2 dataset that verified.
+/// verified through the reader's public API: `SnapshotFuzzTarget+Layout2.swift`), 5 keys
+/// written by the writer and read back (`SnapshotFuzzTarget+RoundTrip.swift`). Reached: the
+/// manifest's datasets, the probe keys an index or key table placed in a frame, the records
+/// scanned, the records of a layout-2 dataset that verified, or the keys read back.
 package struct SnapshotFuzzTarget: FuzzTarget {
     package static let name = "snapshot"
     let directory: URL
@@ -22,7 +23,7 @@ package struct SnapshotFuzzTarget: FuzzTarget {
     package func run(_ input: UnsafeBufferPointer<UInt8>) throws -> FuzzOutcome {
         guard let kind = input.first else { return .refused }
         let body = UnsafeBufferPointer(rebasing: input.dropFirst())
-        switch kind % 5 {
+        switch kind % 6 {
         case 0:
             let url = directory.appendingPathComponent("manifest.json")
             try Self.write(body, to: url)
@@ -47,6 +48,8 @@ package struct SnapshotFuzzTarget: FuzzTarget {
             return .accepted(reached: found)
         case 4:
             return try runLayout2(body)
+        case 5:
+            return try runRoundTrip(body)
         default:
             let url = directory.appendingPathComponent("dataset.ndjson.zst")
             try Self.write(body, to: url)
