@@ -39,7 +39,8 @@ package final class FuzzSeedSources: @unchecked Sendable {
     /// `file` (relative to the package root) through `tool -c` (`gzip`, `zstd -q`); nil when
     /// the tool is not installed.
     package func compressed(_ file: String, with tool: String) throws -> [UInt8]? {
-        let candidates = ["/usr/bin/", "/bin/", "/usr/local/bin/"].map { $0 + tool }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let candidates = path.split(separator: ":").map { "\($0)/\(tool)" }
         guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
