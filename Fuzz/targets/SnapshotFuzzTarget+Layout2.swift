@@ -48,10 +48,7 @@ extension SnapshotFuzzTarget {
             // zstd's dictionary header: the magic number, then the id (little-endian).
             entry.dictionaryID = parts.dictionary.count >= 8 ? parts.dictionary[4..<8].reversed().reduce(0) { $0 << 8 | UInt32($1) } : 0
         }
-        let manifest = SnapshotManifest(
-            id: "20260101T000000Z-00000000", asOf: "2026-01-01T00:00:00Z", date: "2026-01-01", createdAt: "2026-01-01T00:00:00Z",
-            codeVersion: "fuzz", configHash: "", contentHash: "", inputs: [], datasets: [name: entry], stages: [], previous: nil, runId: "fuzz")
-        try Self.write(try JSONEncoder().encode(manifest), to: dir.appendingPathComponent("manifest.json"))
+        try Self.writeManifest(name: name, entry: entry, in: dir)
 
         guard let snapshot = try? Snapshot(directory: dir), let dataset = snapshot.datasets[name] else { return .refused }
         for probe in Self.layout2Probes { _ = try? dataset.json(key: probe) }
@@ -75,6 +72,15 @@ extension SnapshotFuzzTarget {
         }
         guard read == records else { throw FuzzFinding(Self.name, "a verified layout-2 dataset read \(read) records, its table counts \(records)") }
         return .accepted(reached: read)
+    }
+
+    /// Writes a manifest of one dataset, `name` with `entry`, into `dir` (a snapshot of the
+    /// target's own: kinds 4 and 5 open it with `Snapshot(directory:)`).
+    static func writeManifest(name: String, entry: SnapshotManifest.Dataset, in dir: URL) throws {
+        let manifest = SnapshotManifest(
+            id: "20260101T000000Z-00000000", asOf: "2026-01-01T00:00:00Z", date: "2026-01-01", createdAt: "2026-01-01T00:00:00Z",
+            codeVersion: "fuzz", configHash: "", contentHash: "", inputs: [], datasets: [name: entry], stages: [], previous: nil, runId: "fuzz")
+        try write(try JSONEncoder().encode(manifest), to: dir.appendingPathComponent("manifest.json"))
     }
 
     /// The input cut into its four files; nil when its lengths do not fit it.

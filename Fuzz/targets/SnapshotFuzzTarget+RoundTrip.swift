@@ -42,10 +42,7 @@ extension SnapshotFuzzTarget {
         }
         let summary = try writer.finish()
         let entry = try summary.manifestEntry(in: dir, schemaVersion: 1, sha256: { try SHA256.file($0) })
-        let manifest = SnapshotManifest(
-            id: "20260101T000000Z-00000000", asOf: "2026-01-01T00:00:00Z", date: "2026-01-01", createdAt: "2026-01-01T00:00:00Z",
-            codeVersion: "fuzz", configHash: "", contentHash: "", inputs: [], datasets: [name: entry], stages: [], previous: nil, runId: "fuzz")
-        try Self.write(try JSONEncoder().encode(manifest), to: dir.appendingPathComponent("manifest.json"))
+        try Self.writeManifest(name: name, entry: entry, in: dir)
 
         func finding(_ message: String) -> FuzzFinding { FuzzFinding(Self.name, "round trip of \(keys.count) keys: " + message) }
         let snapshot: Snapshot, dataset: SnapshotDataset
