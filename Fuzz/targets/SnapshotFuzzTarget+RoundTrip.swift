@@ -13,8 +13,11 @@ import TonightSnapshotWriter
 /// the input, which is then checksummed as a night's is, and reads it back through `Snapshot`.
 /// The input (after the kind byte): one byte for the frame size (64 + 8 × it bytes: small
 /// frames, so that a few hundred keys fill several of the key table's 64-frame blocks), then
-/// one key per line (its control characters dropped, at most 64 characters, duplicates
-/// once). Each record is `{"key":…,"n":…}` written by `JSONWriter`, as the stages write.
+/// one key per line (C0 and C1 controls and DEL dropped, cut to 64 grapheme clusters,
+/// duplicates once). That is wider than the exporters' id rule (`Field.idBytes`: 64 scalars,
+/// format and private-use ones refused) on purpose: keys are also prefixes of the feed's
+/// names, and the writer and the reader take any key, so a cluster of many scalars, an
+/// invisible or a private-use character must round-trip too. Each record is `{"key":…,"n":…}` written by `JSONWriter`, as the stages write.
 /// Must hold: the dataset opens and verifies; a lookup of every key serves its record byte
 /// for byte; a key one character longer that is not a key is not found; a scan reads the
 /// records in order.
@@ -73,7 +76,7 @@ extension SnapshotFuzzTarget {
         return .accepted(reached: keys.count)
     }
 
-    /// The input's keys: one per line, control characters dropped, at most 64 characters,
+    /// The input's keys: one per line, controls dropped, at most 64 grapheme clusters,
     /// empty lines skipped, each once (by its bytes: two spellings of one accented letter are
     /// two keys, as they are two ids), in the UTF-8 byte order the writer takes them in.
     static func roundTripKeys(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {

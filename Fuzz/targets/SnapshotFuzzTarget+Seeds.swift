@@ -29,13 +29,16 @@ extension SnapshotFuzzTarget {
 
     /// Keys for the writer's round trip (kind 5): the tiny users' ids, 250 of the generator's
     /// shape, and ids an exporter may send (quotes, backslashes, accents in both spellings,
-    /// other scripts, an emoji, prefixes of one another, 64 characters), in 144-byte frames:
-    /// over 64 frames, so the key table has two blocks.
+    /// other scripts, an emoji, prefixes of one another, 64 characters), and keys wider than
+    /// the id rule that the writer must take all the same (one cluster of 81 scalars, a
+    /// zero-width space, a private-use character), in 144-byte frames: over 64 frames, so the
+    /// key table has two blocks.
     static func roundTripSeed(userIDs csv: [UInt8]) -> FuzzSeed {
         var lines = csv.split(separator: 0x0A).dropFirst().map { Array($0.prefix { $0 != UInt8(ascii: ",") }) }
         lines += (0..<250).map { Array(String(format: "u%04dAAAAA", $0).utf8) }
         let tricky = [#"a"b"#, #"c\d"#, #"\u0041"#, "\"", "\\", "é", "e\u{301}", "日本語", "Ωμέγα", "😀", "a", "ab", "abc", "~", "{\"key\":1}",
-                      String(repeating: "z", count: 64), "x y", "/", "gsDYBAAAAA"]
+                      String(repeating: "z", count: 64), "x y", "/", "gsDYBAAAAA",
+                      "e" + String(repeating: "\u{301}", count: 80), "a\u{200B}b", "\u{E000}"]
         lines += tricky.map { Array($0.utf8) }
         let bytes = [5, 10] + Array(lines.joined(separator: [0x0A]))
         let keys = bytes.dropFirst(2).withUnsafeBufferPointer { roundTripKeys($0) }
