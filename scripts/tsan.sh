@@ -30,5 +30,35 @@ run run --inputs "$tmp/small" --work "$tmp/s" --out "$tmp/s/out" --shard 1/2
 wait "$shard0" || failed "tonight run --shard 0/2"
 run merge --inputs "$tmp/small" --work "$tmp/s" --out "$tmp/s/out" --shards 2
 run snapshot verify --out "$tmp/s/out" --references
+# `small` ranks its 10,000 users in two blocks and its 2,000 players in one, so the writer
+# thread barely overlaps the rankers: a world of 60,000 users (8 blocks) and 20,000 players
+# (2 blocks), on more workers than cores (4), makes them overlap block after block.
+run generate --scale small --users 60000 --players 20000 --out "$tmp/many"
+run run --inputs "$tmp/many" --work "$tmp/m" --out "$tmp/m/out" --threads 4
+run snapshot verify --out "$tmp/m/out" --references
+# A second night a day later, over the first one's store, with every 17th event dropped and
+# some statuses changed: alerts read the first night's snapshot as their baseline.
+next=$(python3 - "$tmp/many" "$tmp/many2" <<'PY'
+import datetime, json, os, shutil, sys
+src, dst = sys.argv[1], sys.argv[2]
+shutil.copytree(src, dst, ignore=shutil.ignore_patterns("feed.xml"))
+parts = open(os.path.join(src, "feed.xml"), encoding="utf-8").read().split("\n\t<Event ")
+out = [parts[0]]
+for k, p in enumerate(parts[1:]):
+    if k % 17 == 0:  # dropped: only what follows its end tag stays
+        out.append(p[p.index("</Event>") + len("</Event>"):])
+        continue
+    if k % 7 == 3:
+        p = p.replace("<EventStatus>2</EventStatus>", "<EventStatus>3</EventStatus>", 1)
+    out.append("\n\t<Event " + p)
+open(os.path.join(dst, "feed.xml"), "w", encoding="utf-8").write("".join(out))
+as_of = json.load(open(os.path.join(src, "generated.json")))["asOf"]
+day = datetime.datetime.strptime(as_of, "%Y-%m-%dT%H:%M:%SZ") + datetime.timedelta(days=1)
+print(day.strftime("%Y-%m-%dT%H:%M:%SZ"))
+PY
+)
+run run --inputs "$tmp/many2" --work "$tmp/m" --out "$tmp/m/out" --threads 4 --as-of "$next"
+grep -q "alerts=[1-9]" "$log" || failed "the second night (no alerts written)"
+run snapshot verify --out "$tmp/m/out" --references
 if grep -q "WARNING: ThreadSanitizer" "$log"; then failed "a run"; fi
-echo "tsan: no ThreadSanitizer report; small published $(cat "$tmp/w/out/snapshots/CURRENT"), sharded $(cat "$tmp/s/out/snapshots/CURRENT")"
+echo "tsan: no ThreadSanitizer report; small published $(cat "$tmp/w/out/snapshots/CURRENT"), sharded $(cat "$tmp/s/out/snapshots/CURRENT"), 60,000 users on 4 workers two nights, the second $(cat "$tmp/m/out/snapshots/CURRENT")"
