@@ -17,7 +17,8 @@ import TonightSnapshotWriter
 /// duplicates once). That is wider than the exporters' id rule (`Field.idBytes`: 64 scalars,
 /// format and private-use ones refused) on purpose: keys are also prefixes of the feed's
 /// names, and the writer and the reader take any key, so a cluster of many scalars, an
-/// invisible or a private-use character must round-trip too. Each record is `{"key":…,"n":…}` written by `JSONWriter`, as the stages write.
+/// invisible or a private-use character must round-trip too. Each record is
+/// `{"key":…,"n":…}` written by `JSONWriter`, as the stages write.
 /// Must hold: the dataset opens and verifies; a lookup of every key serves its record byte
 /// for byte; a key one character longer that is not a key is not found; a scan reads the
 /// records in order.

@@ -128,9 +128,9 @@ struct CrossCheckTests {
         #expect(!out.hasSuffix("; 0 differences\n"), "\(out)")
     }
 
-    /// Two nights of a generated `small` world: the second night's feed drops every 17th
-    /// event and changes the venue of every 11th, the time of every 13th and the status of
-    /// every 7th (the follows are the generator's). Every user's `alerts` and `following`
+    /// Two nights of a generated `small` world: the second night's feed (`scripts/next-night.py`,
+    /// which `make tsan` uses too) drops every 17th event and changes the venue of every 11th,
+    /// the time of every 13th and the status of every 7th (the follows are the generator's). Every user's `alerts` and `following`
     /// against the first night's snapshot are the definition's; checked without that
     /// baseline, the same snapshot differs (alerts are expected to be empty then).
     @Test("Alerts and following of a second night against the first night's snapshot",
@@ -142,12 +142,8 @@ struct CrossCheckTests {
         try Self.check(runTonight(["generate", "--scale", "small", "--out", first.path]))
         try Self.check(runTonight(["run", "--inputs", first.path, "--as-of", "2026-01-15T06:00:00Z"] + store))
         let fm = FileManager.default
-        try fm.createDirectory(at: second, withIntermediateDirectories: true)
-        for item in ["tickets", "playmate", "affinity.txt"] {
-            try fm.copyItem(at: first.appendingPathComponent(item), to: second.appendingPathComponent(item))
-        }
-        let feed = try String(contentsOf: first.appendingPathComponent("feed.xml"), encoding: .utf8)
-        try Self.nextNight(of: feed).write(to: second.appendingPathComponent("feed.xml"), atomically: true, encoding: .utf8)
+        let (made, nextAsOf) = unpack(try shell("python3 '\(packageRoot.path)/scripts/next-night.py' '\(first.path)' '\(second.path)'"))
+        try #require(made == 0 && nextAsOf == "2026-01-16T06:00:00Z\n", "\(nextAsOf)")
         try Self.check(runTonight(["run", "--inputs", second.path, "--as-of", "2026-01-16T06:00:00Z"] + store))
         let snapshots = dir.appendingPathComponent("w/out/snapshots")
         let ids = try fm.contentsOfDirectory(atPath: snapshots.path).filter { $0.first?.isNumber == true }.sorted()
@@ -201,37 +197,5 @@ struct CrossCheckTests {
         }
         #expect(geocode.range(of: "precision.city[^0-9]*[1-9][0-9]", options: .regularExpression) != nil, "\(geocode)")
         #expect(geocode.range(of: "precision.region[^0-9]*[1-9]", options: .regularExpression) != nil, "\(geocode)")
-    }
-
-    /// The feed of a second night: events dropped, moved, retimed and given another status.
-    static func nextNight(of feed: String) -> String {
-        var parts = feed.components(separatedBy: "\n\t<Event ")
-        var out = parts.removeFirst()
-        var venues: [String] = []
-        var rest = feed[...]
-        while let r = rest.range(of: "<VenueID ID=\"") {
-            let id = rest[r.upperBound...].prefix { $0.isNumber }
-            venues.append(String(id))
-            rest = rest[r.upperBound...]
-        }
-        for (k, part) in parts.enumerated() {
-            var e = part
-            if k % 17 == 0 {
-                // Dropped: only what follows its end tag stays (the sections' end, after the last).
-                if let end = e.range(of: "</Event>") { out += e[end.upperBound...] }
-                continue
-            }
-            if k % 11 == 1, let r = e.range(of: #"<VenueID ID="[0-9]+""#, options: .regularExpression) {
-                e.replaceSubrange(r, with: "<VenueID ID=\"\(venues[(k * 7) % venues.count])\"")
-            }
-            if k % 13 == 2, let r = e.range(of: #"<EventTime>[0-9:]+</EventTime>"#, options: .regularExpression) {
-                e.replaceSubrange(r, with: "<EventTime>23:45:00</EventTime>")
-            }
-            if k % 7 == 3, let r = e.range(of: #"<EventStatus>[23]</EventStatus>"#, options: .regularExpression) {
-                e.replaceSubrange(r, with: e[r].contains("3") ? "<EventStatus>2</EventStatus>" : "<EventStatus>3</EventStatus>")
-            }
-            out += "\n\t<Event " + e
-        }
-        return out
     }
 }
