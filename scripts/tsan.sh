@@ -39,7 +39,7 @@ run snapshot verify --out "$tmp/m/out" --references
 # A second night a day later, over the first one's store, with the feed changed over the day
 # (scripts/next-night.py: events dropped, moved, retimed, given another status): alerts read
 # the first night's snapshot as their baseline.
-next=$(python3 scripts/next-night.py "$tmp/many" "$tmp/many2")
+next=$(python3 scripts/next-night.py "$tmp/many" "$tmp/many2" 2>>"$log") || failed "scripts/next-night.py"
 run run --inputs "$tmp/many2" --work "$tmp/m" --out "$tmp/m/out" --threads 4 --as-of "$next"
 grep -q "alerts=[1-9]" "$log" || failed "the second night (no alerts written)"
 run snapshot verify --out "$tmp/m/out" --references

@@ -37,20 +37,23 @@ package final class FuzzSeedSources: @unchecked Sendable {
     }
 
     /// `file` (relative to the package root) through `tool -c` (`gzip`, `zstd -q`); nil when
-    /// the tool is not installed.
+    /// the tool is not installed. `env` looks the tool up on `PATH` and exits 127 when it
+    /// finds none, so no search is written here.
     package func compressed(_ file: String, with tool: String) throws -> [UInt8]? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let candidates = path.split(separator: ":").map { "\($0)/\(tool)" }
-        guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = (tool == "zstd" ? ["-q"] : []) + ["-c", root.appendingPathComponent(file).path]
-        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + (tool == "zstd" ? ["-q"] : []) + ["-c", root.appendingPathComponent(file).path]
+        let pipe = Pipe(), errors = Pipe()
         process.standardOutput = pipe
+        process.standardError = errors
         try process.run()
         let out = pipe.fileHandleForReading.readDataToEndOfFile()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw SeedError("\(tool) -c \(file) exited with \(process.terminationStatus)") }
+        if process.terminationStatus == 127 { return nil }
+        guard process.terminationStatus == 0 else {
+            throw SeedError("\(tool) -c \(file) exited with \(process.terminationStatus): \(message)")
+        }
         return Array(out)
     }
 

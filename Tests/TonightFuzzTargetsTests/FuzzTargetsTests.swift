@@ -53,6 +53,21 @@ import TonightTesting
         }
     }
 
+    /// The feed's compressed seeds come from the stock tools (`env` finds them on `PATH`):
+    /// each is the tool's own format and decompresses to the tiny feed; a tool that is not
+    /// installed gives no seed rather than an error.
+    @Test(.enabled(if: ExternalTool.gzip.isAvailable && ExternalTool.zstd.isAvailable),
+          arguments: [(ExternalTool.gzip, "feed.xml.gz", [UInt8]([0x1F, 0x8B])), (.zstd, "feed.xml.zst", [0x28, 0xB5, 0x2F, 0xFD])])
+    func compressedFeedSeeds(_ tool: ExternalTool, _ name: String, _ magic: [UInt8]) throws {
+        let seed = try #require(try FuzzSeeds.seeds(FeedFuzzTarget.self).first { $0.name == name })
+        #expect(Array(seed.bytes.prefix(magic.count)) == magic)
+        let file = temporaryDirectory("fuzz-seed").appendingPathComponent(name)
+        try Data(seed.bytes).write(to: file)
+        let plain = try shell("\(tool.rawValue) -dc '\(file.path)'").output
+        #expect(Array(plain.utf8) == (try FuzzSeeds.sources.tiny("feed.xml")))
+        #expect(try FuzzSeeds.sources.compressed("Fixtures/tiny/input/feed.xml", with: "no-such-compressor") == nil)
+    }
+
     /// Every input a fuzz target has found (`Fixtures/fuzz-findings/TARGET-what`) runs through
     /// its target without a finding.
     @Test func findingsStayFixed() throws {
