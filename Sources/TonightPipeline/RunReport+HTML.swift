@@ -148,11 +148,11 @@ extension RunReport {
             let r = p.records.first { $0.stage == e.stage }
             let counts = r?.rows.sorted { $0.key < $1.key }.filter { !$0.key.hasPrefix("rows.") }.map { "\(h($0.key)) \($0.value)" }.joined(separator: ", ") ?? ""
             rows.append([
-                "<code>\(h(e.stage))</code>", h(e.action), String(format: "%.2f", e.durationSeconds ?? 0), counts,
+                "<code>\(h(e.stage))</code>", h(e.action), String(format: "%.2f", e.durationSeconds ?? 0), RunReport.cpuText(r), counts,
                 String(r?.rejects.values.reduce(0, +) ?? 0), String(r?.warnings.values.reduce(0, +) ?? 0),
                 r.map { String($0.peakMemoryBytes >> 20) } ?? "", h(e.reason),
             ])
         }
-        return table(["stage", "action", "seconds", "rows", "rejects", "warnings", "peak MiB", "why"], rows, numeric: [2, 4, 5, 6])
+        return table(["stage", "action", "seconds", "CPU s", "rows", "rejects", "warnings", "peak MiB", "why"], rows, numeric: [2, 3, 5, 6, 7])
     }
 }

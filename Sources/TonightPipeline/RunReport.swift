@@ -62,11 +62,11 @@ enum RunReport {
         s += "- status: **\(run.status)**\n- as of: \(run.asOf) (date \(run.date))\n- inputs: \(MarkdownText.code(run.inputs))\n"
         s += "- started: \(run.startedAt), finished: \(run.finishedAt ?? "-")\n- code: \(run.codeVersion)\n"
         if let e = run.error { s += "- error: \(MarkdownText.code(e))\n" }
-        s += "\n## Stages\n\n| stage | action | seconds | rows | rejects | warnings | peak MB |\n|---|---|---:|---|---:|---:|---:|\n"
+        s += "\n## Stages\n\n| stage | action | seconds | CPU s | rows | rejects | warnings | peak MB |\n|---|---|---:|---:|---|---:|---:|---:|\n"
         for (i, e) in run.stages.enumerated() {
             let r = records.first { $0.stage == e.stage }
             let rows = r?.rows.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") ?? "-"
-            s += "| \(e.stage) | \(e.action) | \(String(format: "%.2f", run.stages[i].durationSeconds ?? 0)) | \(rows) | "
+            s += "| \(e.stage) | \(e.action) | \(String(format: "%.2f", run.stages[i].durationSeconds ?? 0)) | \(cpuText(r)) | \(rows) | "
             s += "\(r?.rejects.values.reduce(0, +) ?? 0) | \(r?.warnings.values.reduce(0, +) ?? 0) | "
             s += "\(r.map { String($0.peakMemoryBytes >> 20) } ?? "-") |\n"
         }
@@ -88,11 +88,23 @@ enum RunReport {
         return s
     }
 
-    /// Prometheus text format: per-stage duration, rows, rejects; last success time.
+    /// A stage's CPU seconds for the stage tables: "-" for an output reused (its CPU was an
+    /// earlier run's) or a record without the figure.
+    static func cpuText(_ record: StageRecord?) -> String {
+        guard let record, record.reusedFrom == nil, let cpu = record.cpuSeconds else { return "-" }
+        return String(format: "%.2f", cpu)
+    }
+
+    /// Prometheus text format: per-stage duration, CPU, rows, rejects; last success time.
     static func metrics(run: RunRecord, records: [StageRecord], previous: URL) -> String {
         var s = "# HELP tonight_stage_duration_seconds Wall time of the stage in the last run.\n"
         s += "# TYPE tonight_stage_duration_seconds gauge\n"
         for e in run.stages { s += "tonight_stage_duration_seconds{stage=\"\(e.stage)\",action=\"\(e.action)\"} \(e.durationSeconds ?? 0)\n" }
+        s += "# HELP tonight_stage_cpu_seconds User and system CPU of the process while the stage ran (stages side by side count each other's); only stages computed in the last run.\n"
+        s += "# TYPE tonight_stage_cpu_seconds gauge\n"
+        for r in records where r.reusedFrom == nil {
+            if let cpu = r.cpuSeconds { s += "tonight_stage_cpu_seconds{stage=\"\(r.stage)\"} \(cpu)\n" }
+        }
         s += "# HELP tonight_stage_rows Rows written per stage table.\n# TYPE tonight_stage_rows gauge\n"
         for r in records {
             for (t, n) in r.rows.sorted(by: { $0.key < $1.key }) { s += "tonight_stage_rows{stage=\"\(r.stage)\",table=\"\(t)\"} \(n)\n" }

@@ -40,6 +40,10 @@ package struct StageRecord: Codable, Sendable {
     package var startedAt: String = ""
     package var durationSeconds: Double = 0
     package var peakMemoryBytes: Int64 = 0
+    /// User and system CPU seconds of the process while the stage ran (every thread). Stages
+    /// that run side by side count each other's, as their peaks do; nil in records written
+    /// before 2026-11-30.
+    package var cpuSeconds: Double?
     /// Set when the output was reused: the run that computed it.
     package var reusedFrom: String?
     /// Why the stage failed (status `failed`): the error as printed.

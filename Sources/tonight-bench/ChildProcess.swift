@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// Runs a command and measures its wall time and peak resident memory.
+/// Runs a command and measures its wall time, CPU time and peak resident memory.
 ///
 /// The peak comes from GNU time (`/usr/bin/time -f %M`), which fork()s the command from a
 /// 1 MB process: a child spawned directly from this process would inherit our own RSS high
@@ -10,6 +10,9 @@ import Foundation
 struct ChildProcess {
     struct Measurement {
         var seconds: Double
+        /// User and system CPU of the command and every child it waited for (`wait4`'s
+        /// usage of GNU time, which waits for the command: a pipeline's every stage).
+        var cpuSeconds: Double
         var peakBytes: Int64
         var status: Int32
         var output: String
@@ -53,7 +56,9 @@ struct ChildProcess {
         let timeText = (try? String(contentsOf: timeFile, encoding: .utf8)) ?? ""
         let peakKB = timeText.split(separator: "\n").compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.last ?? -1
         let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Measurement(seconds: seconds, peakBytes: peakKB * 1024, status: code, output: output)
+        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return Measurement(seconds: seconds, cpuSeconds: cpu, peakBytes: peakKB * 1024, status: code, output: output)
     }
 }
 

@@ -28,7 +28,7 @@ struct PipelineBench: ParsableCommand {
         let tonight = ChildProcess.siblingTonight
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-work-\(getpid())")
         defer { try? FileIO.removeItem(work) }
-        var durations: [String: [Double]] = [:]
+        var durations: [String: [Double]] = [:], cpu: [String: [Double]] = [:]
         var peaks: [Double] = [], walls: [Double] = []
         var alonePeaks: [Double] = [], aloneWalls: [Double] = []
         var rows: [String: [String: Int]] = [:]
@@ -56,6 +56,7 @@ struct PipelineBench: ParsableCommand {
                     peak = max(peak, r.peakMemoryBytes)
                     if alone {
                         durations[s.stage, default: []].append(r.durationSeconds)
+                        if let c = r.cpuSeconds { cpu[s.stage, default: []].append(c) }
                         rows[s.stage] = r.rows
                         if let b = r.details["inputBytes"].flatMap(Double.init) { inputBytes[s.stage] = b }
                     }
@@ -108,7 +109,7 @@ struct PipelineBench: ParsableCommand {
         let snapshots = work.appendingPathComponent("out/snapshots")
         var tables = [table]
         if let floors {
-            tables.append(floors.table(durations: durations))
+            tables.append(floors.table(durations: durations, cpu: cpu))
         } else {
             let error = floorsError.map { "\($0)" } ?? "no round ran"
             FileHandle.standardError.write(Data("floors not measured: \(error)\n".utf8))

@@ -54,6 +54,35 @@ import TonightSnapshot
         #expect(zip(peaks, peaks.dropFirst()).contains { $0 > $1 }, "\(peaks)")
     }
 
+    /// Each stage records the process's CPU while it ran: with the stages one after another
+    /// their sum is within the whole process's CPU (GNU time's), the ranking spends some, and
+    /// a record written before the field existed still reads.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time")))
+    func cpuIsRecordedPerStage() throws {
+        let dir = temporaryDirectory("tonight-small-cpu")
+        _ = try DatasetGenerator(scale: .small, seed: 4).generate(into: dir)
+        let work = temporaryDirectory()
+        let config = work.appendingPathComponent("one-at-a-time.yaml"), times = work.appendingPathComponent("time.txt")
+        try Data("runs:\n  stagesAtOnce: 1\n".utf8).write(to: config)
+        let exe = try tonightExecutable().path
+        let r = try shell("/usr/bin/time -f '%U %S' -o '\(times.path)' '\(exe)' run --inputs '\(dir.path)' --work '\(work.path)/w' --out '\(work.path)/o' --config '\(config.path)'")
+        #expect(r.status == 0)
+        let total = try String(contentsOf: times, encoding: .utf8).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }.reduce(0, +)
+        let store = RunStore(work: work.appendingPathComponent("w"))
+        let id = try #require(store.runIDs().first)
+        let records = try RunRecord.read(store.runDirectory(id).appendingPathComponent("run.json")).stages
+            .map { try #require(store.record(run: id, stage: $0.stage)) }
+        let cpu = try records.map { try #require($0.cpuSeconds, "\($0.stage)") }
+        #expect(cpu.allSatisfy { $0 >= 0 }, "\(cpu)")
+        // GNU time counts in hundredths; every stage's reading is a difference of the process's.
+        #expect(cpu.reduce(0, +) <= total + 0.02, "stages \(cpu), process \(total)")
+        #expect(try #require(records.first { $0.stage == "tickets" }?.cpuSeconds) > 0.01)
+
+        var json = try #require(String(data: try JSONEncoder().encode(records[0]), encoding: .utf8))
+        json = json.replacingOccurrences(of: #""cpuSeconds":"#, with: #""unknownField":"#)
+        #expect(try JSONDecoder().decode(StageRecord.self, from: Data(json.utf8)).cpuSeconds == nil)
+    }
+
     /// Progress lines, in each stage's unit, on a terminal (a pseudo-terminal made by `script`),
     /// and none when stderr is not a terminal.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))

@@ -137,6 +137,21 @@ import TonightRanking
         let prom = try String(contentsOf: work.appendingPathComponent("metrics/tonight.prom"), encoding: .utf8)
         #expect(prom.contains("tonight_stage_rows{stage=\"parse-feed\",table=\"events\"} 12"))
         #expect(prom.contains("tonight_run_success 1"))
+        // Every computed stage's CPU, in the report's table and as a gauge.
+        let cpuLines = prom.split(separator: "\n").filter { $0.hasPrefix("tonight_stage_cpu_seconds{") }
+        #expect(cpuLines.count == r.stages.count, "\(cpuLines)")
+        #expect(cpuLines.allSatisfy { Double($0.split(separator: " ").last ?? "").map { $0 >= 0 } == true }, "\(cpuLines)")
+        #expect(report.contains("| stage | action | seconds | CPU s |"))
+
+        // A re-run reuses every stage but publish (which finds the datasets unchanged): only
+        // publish has CPU of its own to report.
+        let again = try runner(inputs: tinyInputs, work: work).run()
+        let reused = try String(contentsOf: RunStore(work: work).runDirectory(again.runId).appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(reused.contains("| parse-feed | reuse | "))
+        #expect(reused.split(separator: "\n").filter { $0.hasPrefix("| parse-feed | reuse |") }.allSatisfy { $0.split(separator: "|")[3].trimmingCharacters(in: .whitespaces) == "-" })
+        let reusedProm = try String(contentsOf: work.appendingPathComponent("metrics/tonight.prom"), encoding: .utf8)
+        #expect(reusedProm.split(separator: "\n").filter { $0.hasPrefix("tonight_stage_cpu_seconds{") }.map { $0.split(separator: " ")[0] }
+                == ["tonight_stage_cpu_seconds{stage=\"publish\"}"])
     }
 }
 
