@@ -5,8 +5,8 @@ import TonightPipeline
 import TonightSnapshot
 
 /// Two builds of `tonight` on one data set, whole runs interleaved in one invocation: every
-/// stage's and the whole run's medians side by side, and whether both published the same
-/// datasets. The before/after of a refactor ("outputs change only on purpose") and of a
+/// stage's and the whole run's medians side by side, in wall and in CPU seconds, and whether
+/// both published the same datasets. The before/after of a refactor ("outputs change only on purpose") and of a
 /// speed change, on a host whose speed drifts more than most changes gain.
 struct CompareBench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,6 +35,10 @@ struct CompareBench: ParsableCommand {
         var walls: [Double] = []
         var peaks: [Double] = []
         var stages: [String: [Double]] = [:]
+        /// CPU seconds: each stage's (`stage.json`'s `cpuSeconds`; none from a build older
+        /// than the field) and each whole run's.
+        var stagesCPU: [String: [Double]] = [:]
+        var wallsCPU: [Double] = []
         var order: [String] = []
         /// The published datasets' SHA-256 (data and index files) of every round.
         var datasets: [[String: String]] = []
@@ -70,10 +74,12 @@ struct CompareBench: ParsableCommand {
                 for s in record.stages {
                     guard let r = store.record(run: id, stage: s.stage) else { continue }
                     builds[k].stages[s.stage, default: []].append(r.durationSeconds)
+                    if let cpu = r.cpuSeconds { builds[k].stagesCPU[s.stage, default: []].append(cpu) }
                     peak = max(peak, r.peakMemoryBytes)
                 }
                 builds[k].order = record.stages.map(\.stage)
                 builds[k].walls.append(m.seconds)
+                builds[k].wallsCPU.append(m.cpuSeconds)
                 builds[k].peaks.append(Double(peak))
                 builds[k].datasets.append(try Self.publishedDatasets(builds[k].work.appendingPathComponent("out/snapshots")))
                 // Each build keeps only its latest run (a full run store is gigabytes).
@@ -85,14 +91,19 @@ struct CompareBench: ParsableCommand {
         let how = oneAtATime ? "stages one after another" : "stages side by side, as the nightly job runs them"
         var table = BenchTable(
             "`tonight run --force` on \(dataName), \(a.name) (`\(a.executable)`) and \(b.name) (`\(b.executable)`), \(runs) interleaved rounds (ABBA), \(how): medians",
-            columns: ["stage", "\(a.name) s", "\(b.name) s", "\(b.name) ÷ \(a.name)", "\(a.name) min–max", "\(b.name) min–max"])
-        func row(_ name: String, _ x: [Double], _ y: [Double]) {
-            let ratio = median(x) > 0 ? String(format: "%.3f", median(y) / median(x)) : "-"
-            table.row([name, sec(median(x)), sec(median(y)), ratio,
-                       "\(sec(x.min() ?? 0))–\(sec(x.max() ?? 0))", "\(sec(y.min() ?? 0))–\(sec(y.max() ?? 0))"])
+            columns: ["stage", "\(a.name) s", "\(b.name) s", "\(b.name) ÷ \(a.name)", "\(a.name) min–max", "\(b.name) min–max",
+                      "\(a.name) CPU s", "\(b.name) CPU s", "CPU \(b.name) ÷ \(a.name)"])
+        func ratio(_ x: [Double], _ y: [Double]) -> String {
+            x.isEmpty || y.isEmpty || median(x) <= 0 ? "-" : String(format: "%.3f", median(y) / median(x))
         }
-        for stage in b.order { row(stage, a.stages[stage] ?? [], b.stages[stage] ?? []) }
-        row("whole run (wall)", a.walls, b.walls)
+        func row(_ name: String, _ x: [Double], _ y: [Double], cpu cx: [Double], _ cy: [Double]) {
+            table.row([name, sec(median(x)), sec(median(y)), ratio(x, y),
+                       "\(sec(x.min() ?? 0))–\(sec(x.max() ?? 0))", "\(sec(y.min() ?? 0))–\(sec(y.max() ?? 0))",
+                       cx.isEmpty ? "-" : sec(median(cx)), cy.isEmpty ? "-" : sec(median(cy)), ratio(cx, cy)])
+        }
+        for stage in b.order { row(stage, a.stages[stage] ?? [], b.stages[stage] ?? [], cpu: a.stagesCPU[stage] ?? [], b.stagesCPU[stage] ?? []) }
+        row("whole run (wall)", a.walls, b.walls, cpu: a.wallsCPU, b.wallsCPU)
+        table.note("CPU seconds: user and system, every thread (a stage's from its stage.json, side-by-side stages counting each other's; the whole run's from wait4); \"-\" for a build that does not record it. On this host CPU seconds drift as wall seconds do (BENCHMARKING.md: a build against itself).")
         table.note(String(format: "peak memory: %@ %.0f MiB, %@ %.0f MiB (medians)", a.name, median(a.peaks) / 1_048_576,
                           b.name, median(b.peaks) / 1_048_576))
         if !oneAtATime {
