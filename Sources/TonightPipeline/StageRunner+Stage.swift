@@ -29,14 +29,6 @@ extension StageRunner {
         return Int64(usage.ru_maxrss) * 1024
     }
 
-    /// The process's user and system CPU seconds so far, every thread's.
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
-
     /// A stage starts: when no other stage is running, the peak is reset, so that the stage's
     /// reading is its own high-water mark. Stages that run side by side share a window: each
     /// one's peak is the process's since the last moment no stage ran (theirs together).
@@ -93,7 +85,7 @@ extension StageRunner {
             runCodeVersion: "\(BuildIdentity.version) build \(buildIdentity.id)",
             shard: stage.isPerUser ? options.shard : nil)
         context.allowEarlier = options.allowEarlier
-        let started = Date(), cpuAtStart = Self.processCPUSeconds()
+        let started = Date(), cpuAtStart = CPUTime.process()
         enterMemoryWindow()
         defer { leaveMemoryWindow() }
         var record = entry.record
@@ -119,13 +111,13 @@ extension StageRunner {
             default: e = TonightError(.internal, "\(error)", stage: stage.name)
             }
             record.durationSeconds = Date().timeIntervalSince(started)
-            record.cpuSeconds = Self.processCPUSeconds() - cpuAtStart
+            record.cpuSeconds = CPUTime.process() - cpuAtStart
             record.peakMemoryBytes = Self.peakMemoryBytes()
             throw keepEvidence(of: stage.name, record: record, error: e, tmp: tmp, runDir: runDir)
         }
         record.status = "completed"
         record.durationSeconds = Date().timeIntervalSince(started)
-        record.cpuSeconds = Self.processCPUSeconds() - cpuAtStart
+        record.cpuSeconds = CPUTime.process() - cpuAtStart
         record.peakMemoryBytes = Self.peakMemoryBytes()
         record.rows = outcome.rows
         record.warnings = outcome.warnings

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TonightBase
 
 /// Runs a command and measures its wall time, CPU time and peak resident memory.
 ///
@@ -56,9 +57,7 @@ struct ChildProcess {
         let timeText = (try? String(contentsOf: timeFile, encoding: .utf8)) ?? ""
         let peakKB = timeText.split(separator: "\n").compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.last ?? -1
         let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        return Measurement(seconds: seconds, cpuSeconds: cpu, peakBytes: peakKB * 1024, status: code, output: output)
+        return Measurement(seconds: seconds, cpuSeconds: CPUTime.seconds(usage), peakBytes: peakKB * 1024, status: code, output: output)
     }
 }
 

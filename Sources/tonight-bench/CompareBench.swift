@@ -6,8 +6,8 @@ import TonightSnapshot
 
 /// Two builds of `tonight` on one data set, whole runs interleaved in one invocation: every
 /// stage's and the whole run's medians side by side, in wall and in CPU seconds, and whether
-/// both published the same datasets. The before/after of a refactor ("outputs change only on purpose") and of a
-/// speed change, on a host whose speed drifts more than most changes gain.
+/// both published the same datasets. The before/after of a refactor ("outputs change only on
+/// purpose") and of a speed change, on a host whose speed drifts more than most changes gain.
 struct CompareBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",

@@ -7,7 +7,7 @@ import TonightGenerator
 /// whether written token by token (`JSONWriter`) or through a raw cursor (`JSONCursor`).
 @Suite struct JSONWriterTests {
     static let edgeCases: [Double] = [
-        0, -0.0, 1, -1, 0.1, 1.0 / 3, 2.5, 1e15, 1e15 + 0.5, 1e16, 123456789012345.6, 4.9406564584124654e-324, -2.2250738585072014e-308,
+        0, -0.0, 1, -1, 0.1, 1.0 / 3, 2.5, 1e15, 1e15 + 0.5, 1e16, 123456789012345.6, .leastNonzeroMagnitude, -2.2250738585072014e-308,
         .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 0.49197597409354993, 24.912243558044374, 705.7394198505721,
     ]
 
