@@ -24,6 +24,8 @@ def next_night(feed: str) -> str:
     parts = feed.split("\n\t<Event ")
     out = [parts[0]]
     venues = re.findall(r'<VenueID ID="([0-9]*)', feed)
+    if not venues:
+        sys.exit("next-night.py: the feed has no <VenueID> to move events to")
     for k, e in enumerate(parts[1:]):
         if k % 17 == 0:
             # Dropped: only what follows its end tag stays (the sections' end, after the last).
@@ -47,6 +49,10 @@ def main() -> None:
     if len(sys.argv) != 3:
         sys.exit("usage: next-night.py IN OUT")
     src, dst = sys.argv[1], sys.argv[2]
+    if not os.path.isfile(os.path.join(src, "feed.xml")):
+        sys.exit(f"next-night.py: {src}/feed.xml not found (IN must be an inputs directory with a plain feed.xml)")
+    if os.path.exists(dst):
+        sys.exit(f"next-night.py: {dst} exists (OUT must be a new directory)")
     shutil.copytree(src, dst, ignore=shutil.ignore_patterns("feed.xml"))
     with open(os.path.join(src, "feed.xml"), encoding="utf-8", newline="") as f:
         feed = f.read()

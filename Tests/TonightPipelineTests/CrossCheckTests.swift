@@ -128,11 +128,12 @@ struct CrossCheckTests {
         #expect(!out.hasSuffix("; 0 differences\n"), "\(out)")
     }
 
-    /// Two nights of a generated `small` world: the second night's feed (`scripts/next-night.py`,
-    /// which `make tsan` uses too) drops every 17th event and changes the venue of every 11th,
-    /// the time of every 13th and the status of every 7th (the follows are the generator's). Every user's `alerts` and `following`
-    /// against the first night's snapshot are the definition's; checked without that
-    /// baseline, the same snapshot differs (alerts are expected to be empty then).
+    /// Two nights of a generated `small` world: the second night's feed
+    /// (`scripts/next-night.py`, which `make tsan` uses too) drops every 17th event and
+    /// changes the venue of every 11th, the time of every 13th and the status of every 7th
+    /// (the follows are the generator's). Every user's `alerts` and `following` against the
+    /// first night's snapshot are the definition's; checked without that baseline, the same
+    /// snapshot differs (alerts are expected to be empty then).
     @Test("Alerts and following of a second night against the first night's snapshot",
           .enabled(if: ExternalTool.pyzstd.isAvailable && ExternalTool.zstd.isAvailable))
     func alertsOfASecondNight() throws {
