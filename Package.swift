@@ -113,6 +113,8 @@ let package = Package(
                            "TonightPipeline", "TonightSnapshot", "TonightSnapshotWriter", "TonightGenerator", "TonightCore", "TonightBase",
                            .product(name: "Logging", package: "swift-log")],
             path: "Fuzz/targets"),
+        // The bench's own measurements (a command's CPU, peak and status; compare's rounds).
+        .testTarget(name: "TonightBenchTests", dependencies: ["TonightTesting", "tonight-bench"]),
         .testTarget(name: "TonightFuzzTargetsTests", dependencies: ["TonightTesting", "TonightFuzzTargets", "TonightSnapshot", "TonightGenerator"]),
         // The package itself: the module graph against Docs/ARCHITECTURE.md, the documentation's
         // examples compiled against the reader library.

@@ -38,20 +38,30 @@ package final class FuzzSeedSources: @unchecked Sendable {
 
     /// `file` (relative to the package root) through `tool -c` (`gzip`, `zstd -q`); nil when
     /// the tool is not installed. `env` looks the tool up on `PATH` and exits 127 when it
-    /// finds none, so no search is written here.
+    /// finds none, so no search is written here. The tool's messages go to a file, not a
+    /// second pipe: a pipe read only after stdout's end would block a tool that wrote more
+    /// than the pipe holds to it.
     package func compressed(_ file: String, with tool: String) throws -> [UInt8]? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + (tool == "zstd" ? ["-q"] : []) + ["-c", root.appendingPathComponent(file).path]
-        let pipe = Pipe(), errors = Pipe()
+        let pipe = Pipe()
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let log = scratch.appendingPathComponent("\(URL(fileURLWithPath: tool).lastPathComponent)-\(UUID().uuidString).err")
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw SeedError("cannot create \(log.path) for \(tool)'s messages")
+        }
+        defer { try? FileManager.default.removeItem(at: log) }
+        let errors = try FileHandle(forWritingTo: log)
+        defer { try? errors.close() }
         process.standardOutput = pipe
         process.standardError = errors
         try process.run()
         let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         if process.terminationStatus == 127 { return nil }
         guard process.terminationStatus == 0 else {
+            let message = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw SeedError("\(tool) -c \(file) exited with \(process.terminationStatus): \(message)")
         }
         return Array(out)

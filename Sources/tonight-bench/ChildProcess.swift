@@ -30,13 +30,16 @@ struct ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(getpid())-out.txt")
+        // Files of this call's own: two calls at once (the tests run in parallel) must not
+        // read or remove each other's.
+        let stem = "bench-\(getpid())-\(UUID().uuidString)"
+        let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(stem)-out.txt")
         if captureOutput {
             posix_spawn_file_actions_addopen(&actions, 1, outFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
-        let timeFile = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(getpid())-time.txt")
+        let timeFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(stem)-time.txt")
         defer {
             try? FileManager.default.removeItem(at: outFile)
             try? FileManager.default.removeItem(at: timeFile)

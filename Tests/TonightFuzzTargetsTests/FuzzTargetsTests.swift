@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TonightFuzzTargets
 import TonightSnapshot
@@ -66,6 +67,51 @@ import TonightTesting
         let plain = try shell("\(tool.rawValue) -dc '\(file.path)'").output
         #expect(Array(plain.utf8) == (try FuzzSeeds.sources.tiny("feed.xml")))
         #expect(try FuzzSeeds.sources.compressed("Fixtures/tiny/input/feed.xml", with: "no-such-compressor") == nil)
+    }
+
+    /// A compressor that fails is an error carrying what it wrote to stderr, however much: a
+    /// tool that writes more than a pipe holds there before closing stdout must not block the
+    /// seed source (it read stdout to its end before stderr until 2026-11-30).
+    @Test func aFailingCompressorsMessagesAreKept() throws {
+        let tool = temporaryDirectory("noisy-compressor").appendingPathComponent("noisy")
+        try FileManager.default.createDirectory(at: tool.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // Written with O_CLOEXEC and closed before it runs: a descriptor open for writing that
+        // another test's fork inherited would make the exec fail with "Text file busy".
+        let script = Array("#!/bin/sh\nhead -c 200000 /dev/zero | tr '\\0' x >&2\necho tail-of-the-message >&2\nexit 3\n".utf8)
+        let fd = open(tool.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        try #require(fd >= 0)
+        #expect(script.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == script.count)
+        close(fd)
+        // The narrow window left (another test's spawn between this open and its exec) is
+        // retried, not mistaken for the tool's failure.
+        for attempt in 1...5 {
+            // On a thread of its own, waited for with a deadline: a blocked call would hang the
+            // whole test run (a time limit does not interrupt a blocked read).
+            let outcome = Mutex<Result<[UInt8]?, any Error>?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            let path = tool.path
+            Thread.detachNewThread {
+                let result = Result { try FuzzSeeds.sources.compressed("Fixtures/tiny/input/feed.xml", with: path) }
+                outcome.withLock { $0 = result }
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 60) == .success, let result = outcome.withLock({ $0 }) else {
+                Issue.record("the seed source blocked on a tool that wrote 200,000 bytes to stderr")
+                return
+            }
+            switch result {
+            case .success:
+                Issue.record("a compressor that exits 3 gave a seed")
+            case .failure(let error):
+                let text = "\(error)"
+                if text.contains("Text file busy"), attempt < 5 { continue }
+                #expect(error is FuzzSeedSources.SeedError)
+                #expect(text.contains("exited with 3"))
+                #expect(text.contains("tail-of-the-message"))
+                #expect(text.utf8.count > 200_000)
+            }
+            break
+        }
     }
 
     /// Every input a fuzz target has found (`Fixtures/fuzz-findings/TARGET-what`) runs through
