@@ -144,7 +144,7 @@ struct PipelineFloors {
     }
 
     /// The median of the rounds' own ratios (rounds where both sides were measured).
-    private static func medianRatio(_ values: [Double], _ floors: [Double]) -> Double? {
+    static func medianRatio(_ values: [Double], _ floors: [Double]) -> Double? {
         let ratios = zip(values, floors).compactMap { $1 > 0 ? $0 / $1 : nil }
         return ratios.isEmpty ? nil : median(ratios)
     }
