@@ -77,6 +77,12 @@ struct PipelineFloors {
         }
     }
 
+    /// Floors of stages already measured (the table's arithmetic, tested without a run store).
+    init(stages: [Stage]) {
+        self.stages = stages
+        scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("tonight-floors-\(getpid())")
+    }
+
     /// Times every stage's floor once (one round): its inputs through `cat` once untimed,
     /// then timed (the floor reads from the page cache, as the stage's own inputs mostly
     /// are: the run store grows by ~1.7 GB a run, and by the end of a round the kernel may

@@ -43,3 +43,43 @@ import Testing
         #expect(PipelineFloors.medianRatio([], []) == nil)
     }
 }
+
+/// The floors table as `tonight-bench pipeline` prints it: the tickets row's medians, its goal
+/// on the wall ratio, and the note of how many cores each side kept busy, computed from the
+/// same medians (CPU seconds ÷ wall seconds), never assumed.
+@Suite struct PipelineFloorsTableTests {
+    static func tickets() -> PipelineFloors.Stage {
+        var s = PipelineFloors.Stage(name: "tickets", inputs: ["in"], inputBytes: 2_000_000, directory: URL(fileURLWithPath: "/tmp"), datasets: ["explore"])
+        s.ndjsonBytes = 3_000_000
+        // Three rounds: floors of 6.5, 7.0 and 8.0 s (cat + zstd); CPU floors of 9.5, 10.0, 12.0 s.
+        s.cat = [0.5, 1.0, 1.0]
+        s.zstd = [6, 6, 7]
+        s.catCPU = [0.5, 1.0, 1.0]
+        s.zstdCPU = [9, 9, 11]
+        return s
+    }
+
+    @Test func theTicketsRowItsGoalAndTheCoresEachKeptBusy() throws {
+        let floors = PipelineFloors(stages: [Self.tickets()])
+        // Wall 13, 17, 20 s: ratios 2.0, 2.43, 2.5 (median 2.43); CPU 26, 30, 36 s: ratios
+        // 2.74, 3.0, 3.0 (median 3.0). Medians: stage 17 s and 30 CPU-s (1.76 cores busy),
+        // floor 7 s and 10 CPU-s (1.43 cores).
+        let table = floors.table(durations: ["tickets": [13, 17, 20]], cpu: ["tickets": [26, 30, 36]])
+        let row = try #require(table.rows.first)
+        #expect(row[0] == "tickets")
+        #expect(row[6] == sec(7))  // the median floor
+        #expect(row[7] == "2.43")
+        #expect(row[10] == "3.00")
+        #expect(table.notes.contains { $0.contains("tickets / floor") && $0.contains("2.43") })
+        let cores = try #require(table.notes.first { $0.hasPrefix("tickets CPU / floor CPU") })
+        #expect(cores.contains("= 3.00×"))
+        #expect(cores.contains("the stage 1.76, the floor 1.43"), "\(cores)")
+    }
+
+    @Test func noCoresNoteWithoutCPUFigures() {
+        let floors = PipelineFloors(stages: [Self.tickets()])
+        let table = floors.table(durations: ["tickets": [13, 17, 20]], cpu: [:])
+        #expect(!table.notes.contains { $0.hasPrefix("tickets CPU / floor CPU") })
+        #expect(table.notes.contains { $0.contains("tickets / floor") })
+    }
+}
