@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TonightFeed
+import TonightGenerator
 
 /// The start-tag pre-scan on documents made of every construct it must tell apart (start tags
 /// with quoted values that hold `<`, `>` and `=`, end tags, text, comments, CDATA sections and
@@ -20,7 +21,7 @@ import Testing
     /// A document and the offset of the first visible start tag with more than `limit`
     /// attributes (nil: none).
     static func document(seed: UInt64, limit: Int) -> (bytes: [UInt8], violation: Int64?) {
-        var rng = SplitMix(seed)
+        var rng = SplitMix64(seed: seed)
         var out = Array("<r>".utf8)
         var violation: Int64?
         // Values with `<`, `>`, `=` and a quote of the other kind; in a visible tag also the
@@ -73,15 +74,3 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64).
-private struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,6 +1,7 @@
 import CZstd
 import Foundation
 import Testing
+import TonightGenerator
 import TonightBase
 @testable import TonightSnapshotWriter
 @testable import TonightSnapshot
@@ -12,7 +13,7 @@ import TonightBase
 
     /// Explore-like records with enough repetition for a dictionary to learn from.
     static func records(_ n: Int) -> [(String, [UInt8])] {
-        var rng = SplitMix(seed: 11)
+        var rng = SplitMix64(seed: 11)
         return SnapshotFixture.records((0..<n).map { String(format: "u%06d", $0 * 7) }) { _ in
             let items = (0..<(1 + rng.next() % 6)).map { _ in
                 #"{"event":"\#(String(rng.next() % 90_000, radix: 16))","score":\#(Double(rng.next() % 10_000) / 7919),"reason":"affinity","because":[\#(rng.next() % 500)]}"#
@@ -270,7 +271,7 @@ import TonightBase
 
     @Test(arguments: [0, 1, 3, 4, 7, 8, 31, 32, 33, 64, 100, 1000, 4096, 70_001])
     func xxh64AgreesWithZstd(length: Int) throws {
-        var rng = SplitMix(seed: UInt64(length))
+        var rng = SplitMix64(seed: UInt64(length))
         let data = (0..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
         var w = SeekableZstdWriter(frameBytes: 1 << 20, level: 1)
         try w.append(key: "k", json: data)
@@ -280,15 +281,3 @@ import TonightBase
     }
 }
 
-/// A small deterministic generator for test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonightGenerator
 import TonightBase
 @testable import TonightSnapshot
 @testable import TonightSnapshotWriter
@@ -10,7 +11,7 @@ import TonightBase
 @Suite struct KeyTableStreamingTests {
     /// Frames with varied sizes, record counts, checksums and first keys.
     static func frames(_ n: Int, seed: UInt64) -> [SeekableZstdWriter.FrameInfo] {
-        var rng = SplitMix(seed: seed)
+        var rng = SplitMix64(seed: seed)
         return (0..<n).map { i in
             let key = "k\(String(format: "%07d", i))" + String(repeating: "é", count: Int(rng.next() % 4))
             var f = SeekableZstdWriter.FrameInfo(first: key, last: key + "z", records: 1 + Int(rng.next() % 40), bytes: 1 + Int(rng.next() % 2048))
@@ -89,7 +90,7 @@ import TonightBase
         // Frames arrive in runs of random lengths (the writer's batches), and the blocks are
         // handed out as they complete.
         // Each run is handed over alone (the writer keeps no list of every frame).
-        var rng = SplitMix(seed: 77)
+        var rng = SplitMix64(seed: 77)
         var writer = KeyTableWriter()
         var file = writer.placeholder()
         var arrived = 0
