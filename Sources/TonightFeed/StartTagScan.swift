@@ -7,9 +7,11 @@ import TonightCore
 /// parses a start tag once all of it has arrived, so the count happens first.
 ///
 /// A small state machine over text, tags, quoted values, comments, CDATA sections and
-/// processing instructions, carried across chunks; text is skipped with `memchr`. After a
-/// `<!` that opens neither a comment nor a CDATA section (a DOCTYPE, which the parser refuses
-/// at once), the scan stands aside.
+/// processing instructions, carried across chunks; text is skipped with `memchr`, and a
+/// `<![CDATA[` or `<!--` that lies whole in the chunk is recognised in one comparison (the
+/// states take an opening split across chunks byte by byte). After a `<!` that opens neither
+/// a comment nor a CDATA section (a DOCTYPE, which the parser refuses at once), the scan
+/// stands aside.
 struct StartTagScan {
     private enum State {
         case text, lessThan, bang, startTag, quoted, endTag, instruction, comment, cdata, off

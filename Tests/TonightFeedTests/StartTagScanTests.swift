@@ -6,9 +6,10 @@ import TonightGenerator
 /// The start-tag pre-scan on documents made of every construct it must tell apart (start tags
 /// with quoted values that hold `<`, `>` and `=`, end tags, text, comments, CDATA sections and
 /// processing instructions that hide tags), cut into chunks of every size: it refuses the first
-/// visible tag over the limit, at that tag's offset, and nothing else. Chunks of 8 bytes or more
-/// take the whole-word path for `<![CDATA[` and `<!--` when the opening lies in one chunk;
-/// smaller ones take the byte-by-byte states, so both are held to the same answer.
+/// visible tag over the limit, at that tag's offset, and nothing else. The whole-word path for
+/// `<![CDATA[` and `<!--` needs the 8 bytes after the `<` in the same chunk, so chunks of 9
+/// bytes or more take it for some openings and the byte-by-byte states for the split ones, and
+/// smaller chunks take only the states: both are held to the same answer.
 @Suite struct StartTagScanTests {
     @Test func theOpeningWordsAreTheirText() {
         func word(_ s: String) -> UInt64 {
