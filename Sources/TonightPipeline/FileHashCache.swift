@@ -57,6 +57,11 @@ final class FileHashCache {
             file = try FileIdentity(url)
             key = url.standardizedFileURL.path
         }
+
+        init(key: String, file: FileIdentity) {
+            self.key = key
+            self.file = file
+        }
     }
 
     /// The identity each file had when `hash` last answered for it (by standardised path):
@@ -90,6 +95,31 @@ final class FileHashCache {
         filesHashed += 1
         remember(id, sha256: h, hashedAtNs: now)
         return (h, id.size)
+    }
+
+    /// Whether the cache holds a trusted hash of `file` as it is now (nothing is read).
+    func canAnswer(_ file: URL) -> Bool {
+        guard let id = try? Identity(file) else { return false }
+        return trusted(id) != nil
+    }
+
+    /// Takes the identity of a file whose hash the stage that reads it computes while it runs
+    /// (`StageRunner.deferrableInputs`): the version of the file that stage must find, kept in
+    /// `answered` as `hash` keeps it. Returns the file's size.
+    func identify(_ file: URL) throws -> Int64 {
+        let id = try Identity(file)
+        answered[id.key] = id.file
+        return id.size
+    }
+
+    /// Remembers the hash a stage computed of `file` while it ran, for the identity `identify`
+    /// took (the stage checked, when it ended, that the file still had it). `hashedAtNs`: when
+    /// the hashing started.
+    func remember(hashedWhileRunning file: URL, sha256: String, hashedAtNs: Int64) {
+        let key = file.standardizedFileURL.path
+        guard let identity = answered[key] else { return }
+        remember(Identity(key: key, file: identity), sha256: sha256, hashedAtNs: hashedAtNs)
+        hashedHere.insert(key)
     }
 
     /// Hashes the files among `files` that the cache cannot answer, on every core (largest

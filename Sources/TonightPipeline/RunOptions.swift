@@ -52,4 +52,10 @@ package struct PlanEntry: Sendable {
     package var record: StageRecord
     /// The input files a run of the stage reads, as the plan hashed them.
     package var watched = InputWatch()
+    /// The roles of the file inputs the stage hashes while it runs (a new night's file: their
+    /// hash is `StageRunner.pendingHash` in `record` until then).
+    package var deferred: [String] = []
+    /// The fingerprint waits for a hash computed while a stage runs (this one's or an
+    /// upstream one's): `record` is described again when the stage starts.
+    package var provisional = false
 }

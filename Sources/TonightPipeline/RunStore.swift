@@ -75,6 +75,16 @@ package struct RunStore: Sendable {
     }
 
     /// The newest completed record of `stage`, whatever its fingerprint.
+    /// Whether a completed output of `stage` read an input `role` of `bytes` bytes. A file's
+    /// hash is of its bytes, so only such an output can share the fingerprint of a stage
+    /// reading a file of that size.
+    func someOutputRead(stage: String, input role: String, bytes: Int64) -> Bool {
+        runIDs().contains { run in
+            guard let r = record(run: run, stage: stage), r.status == "completed" else { return false }
+            return r.inputs.contains { $0.role == role && $0.kind == "file" && $0.bytes == bytes }
+        }
+    }
+
     func latestRecord(stage: String) -> StageRecord? {
         for run in runIDs() {
             if let r = record(run: run, stage: stage), r.status == "completed" { return r }

@@ -23,8 +23,9 @@ extension StageRunner {
     /// `BackgroundJob`) once its upstream stages are done. After a failure (or an interruption) nothing new starts; the
     /// stages running finish, then the failure is recorded and thrown. Returns the records in
     /// plan order.
-    func runScheduled(_ entries: [PlanEntry], run: inout RunRecord, runDir: URL,
+    func runScheduled(_ planned: [PlanEntry], run: inout RunRecord, runDir: URL,
                       sharedStages: inout WorkLock?) throws -> [StageRecord] {
+        var entries = planned
         let stages = try entries.map { try graph.stage($0.stage) }
         let schedule = StageSchedule(plan: entries.map(\.stage), stages: stages, width: stagesAtOnce,
                                      barrier: sharedStages != nil)
@@ -52,12 +53,23 @@ extension StageRunner {
                     hashes.save()
                     sharedStages = nil
                 }
+                let done = records.compactMap { $0 }
+                if entries[i].provisional {
+                    // Its upstream stages' fingerprints are final now.
+                    do {
+                        entries[i] = try settled(entries[i], records: done)
+                    } catch {
+                        states[i] = .failed
+                        let e = (error as? TonightError)?.inStage(entries[i].stage) ?? TonightError(.internal, "\(error)", stage: entries[i].stage)
+                        if failure == nil { failure = (i, e) }
+                        continue
+                    }
+                }
                 states[i] = .running
                 run.stages[i].startSeconds = Date().timeIntervalSince(began)
                 let upstream = Dictionary(uniqueKeysWithValues: schedule.upstream[i].map {
                     (entries[$0].stage, runDir.appendingPathComponent(entries[$0].stage))
                 })
-                let done = records.compactMap { $0 }
                 let entry = entries[i]
                 let shown = run.stages[i]
                 let job = BackgroundJob()
@@ -84,6 +96,7 @@ extension StageRunner {
                 break
             }
             if let f = finished.take() {
+                rememberHashedWhileRunning()
                 run.stages[f.index].durationSeconds = f.entry.durationSeconds
                 run.stages[f.index].action = f.entry.action
                 run.stages[f.index].reason = f.entry.reason

@@ -91,6 +91,8 @@ extension StageRunner {
         var record = entry.record
         record.runId = runID
         record.startedAt = CivilTime.formatUTC(Int64(started.timeIntervalSince1970))
+        // A new night's file the plan did not hash is hashed beside the stage that reads it.
+        let deferredHashing = hashWhileRunning(entry)
         let outcome: StageOutcome
         do {
             if stage.isPerUser, let shards = shardSet {
@@ -100,7 +102,11 @@ extension StageRunner {
                 outcome = try stage.run(context)
                 try entry.watched.check(stage: stage.name, when: "while the stage ran")
             }
+            // The file was unchanged from before the stage to its end: the hash is of what it read.
+            let hashed = try deferredHashing.finish(&record)
+            hashedWhileRunning.withLock { $0 += hashed }
         } catch {
+            deferredHashing.abandon()
             let e: TonightError
             switch error {
             case let f as FailureWithRejects:

@@ -28,6 +28,9 @@ package final class StageRunner: @unchecked Sendable {
     var shardSet: ShardSet?
     /// Stages running now (their peak-memory window; `enterMemoryWindow`).
     let stagesRunning = Locked(0)
+    /// Hashes the stages computed of their inputs while they ran, for the hash cache
+    /// (`rememberHashedWhileRunning`).
+    let hashedWhileRunning = Locked<[HashedWhileRunning]>([])
 
     package init(graph: StageGraph = .standard, config: TonightConfig, options: RunOptions, logger: Logger,
                  progress: ProgressReporter = ProgressReporter()) {
@@ -128,7 +131,9 @@ package final class StageRunner: @unchecked Sendable {
     }
 
     /// Resolves a stage's inputs and computes its fingerprint record (nothing is run).
-    func describe(_ stage: any Stage, upstream: [String: String]) throws -> StageRecord {
+    /// The file inputs whose roles are in `deferring` are not hashed: their hash is
+    /// `pendingHash` until the stage has run (`StageRunner+HashWhileRunning`).
+    func describe(_ stage: any Stage, upstream: [String: String], deferring: Set<String> = []) throws -> StageRecord {
         var inputs: [StageRecord.Input] = []
         for input in stage.inputs {
             switch input {
@@ -140,7 +145,10 @@ package final class StageRunner: @unchecked Sendable {
                         .invalidInput, "input '\(role)' has \(present.count) candidates: \(present.map(\.lastPathComponent).joined(separator: " and "))",
                         file: options.inputs.path, stage: stage.name, hint: "keep exactly one of them in the inputs directory")
                 }
-                if let url = present.first {
+                if let url = present.first, deferring.contains(role) {
+                    let bytes = try hashes.identify(url)
+                    inputs.append(.init(role: role, kind: "file", path: url.path, bytes: bytes, hash: Self.pendingHash))
+                } else if let url = present.first {
                     let (h, bytes) = try hashes.hash(url)
                     inputs.append(.init(role: role, kind: "file", path: url.path, bytes: bytes, hash: h))
                 } else if optional {
@@ -217,17 +225,27 @@ package final class StageRunner: @unchecked Sendable {
         for stage in graph.stages.reversed() where needed.contains(stage.name) {
             needed.formUnion(stage.upstreamStages)
         }
-        // Every input file the plan fingerprints, hashed on every core before the stages are
-        // described one by one (a new night's files are not in the hash cache).
-        try hashes.prefetch(graph.stages.filter { needed.contains($0.name) }.flatMap(inputFiles))
+        // A new night's file that a stage of the selection reads, and that no earlier output
+        // of it read, is hashed while that stage runs. Every other input file the plan
+        // fingerprints is hashed on every core before the stages are described one by one.
+        let deferring = deferrableInputs(selected: selected)
+        let later = Set(deferring.values.flatMap { $0 }.map(\.url.standardizedFileURL))
+        try hashes.prefetch(graph.stages.filter { needed.contains($0.name) }.flatMap(inputFiles)
+            .filter { !later.contains($0.standardizedFileURL) })
         var fingerprints: [String: String] = [:]
+        var provisional: Set<String> = []
         var entries: [PlanEntry] = []
         for stage in graph.stages where needed.contains(stage.name) {
-            let record = try describe(stage, upstream: fingerprints)
+            let mine = deferring[stage.name] ?? []
+            let record = try describe(stage, upstream: fingerprints, deferring: Set(mine.map(\.role)))
             fingerprints[stage.name] = record.fingerprint
-            let reusable = store.findOutput(stage: stage.name, fingerprint: record.fingerprint)
+            if !mine.isEmpty || stage.upstreamStages.contains(where: provisional.contains) { provisional.insert(stage.name) }
+            // A provisional fingerprint is of a pending hash: no earlier output has it.
+            let reusable = provisional.contains(stage.name) ? nil : store.findOutput(stage: stage.name, fingerprint: record.fingerprint)
             var entry = PlanEntry(stage: stage.name, action: .run, reason: "", fingerprint: record.fingerprint,
                                   reuseDirectory: nil, reuseRun: nil, record: record)
+            entry.deferred = mine.map(\.role).sorted()
+            entry.provisional = provisional.contains(stage.name)
             // The files hashed for the fingerprint, as they were hashed.
             entry.watched = InputWatch(record.inputs) { hashes.answered[URL(fileURLWithPath: $0).standardizedFileURL.path] }
             // A shard's --force ranks its users again and a merge's merges again; neither
@@ -280,7 +298,9 @@ package final class StageRunner: @unchecked Sendable {
                 why.append("new input \(i.role)")
                 continue
             }
-            if o.hash != i.hash {
+            if i.hash == Self.pendingHash {
+                why.append("input \(i.role) changed (\(i.bytes ?? 0) bytes, a size no earlier output read; hashed while the stage runs)")
+            } else if o.hash != i.hash {
                 switch i.kind {
                 case "stage": why.append("upstream \(i.role) changed")
                 case "snapshot": why.append("alerts baseline \(o.hash.prefix(25)) → \(i.hash.prefix(25))")

@@ -55,7 +55,8 @@ struct ParseFeedBench: ParsableCommand {
         if let otherBuild { fast.append(Series(name: "\(otherName) (.xml)", argv: [otherBuild, "parse-once", feed.path])) }
         // The command as a user runs it (issue 12): start-up, input hashing, the stage, its
         // table writes and records. Once with the work directory's hash cache holding the
-        // feed's hash (a re-run), once without (a new night's feed: the feed is hashed).
+        // feed's hash (a re-run), once without (a new night's feed: hashed beside the stage,
+        // which `--force` runs whatever the hash).
         let tonight = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("tonight").path
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tonight-bench-parse-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: work) }

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import TonightCore
+import TonightSnapshot
+@testable import TonightPipeline
+
+/// A new night's file is hashed while the stage that reads it runs (not before the plan),
+/// and the records come out as a plan that hashed first would have made them: the same
+/// hashes, the same fingerprints, so the next run reuses every output.
+@Suite struct HashWhileRunningTests {
+    /// The reader library's own SHA-256 (not swift-crypto's, which the runner uses).
+    static func sha256(_ url: URL) throws -> String {
+        var h = TonightSnapshot.SHA256()
+        h.update(Array(try Data(contentsOf: url)))
+        return h.finalizeHex()
+    }
+
+    /// Every file input of every record of a run, with its hash (and each record's
+    /// fingerprint checked against its own inputs).
+    static func recordedFiles(work: URL, run: String) throws -> [String: String] {
+        let store = RunStore(work: work)
+        var files: [String: String] = [:]
+        for stage in StageGraph.standard.stages.map(\.name) {
+            let record = try #require(store.record(run: run, stage: stage))
+            #expect(record.fingerprint == StageRunner.fingerprint(of: record), "\(stage)")
+            for input in record.inputs where input.kind == "file" {
+                files[try #require(input.path)] = input.hash
+            }
+        }
+        return files
+    }
+
+    /// A first run: the feed and the affinity file (no earlier output read files of their
+    /// sizes) are hashed beside their stages, every stage downstream of them waits for their
+    /// fingerprints; the records hold the files' SHA-256, the hash cache remembers them, and
+    /// a second plan (a new runner, nothing hashed) reuses every stage.
+    @Test func aNewFileIsHashedWhileItsStageRuns() throws {
+        let work = temporaryDirectory()
+        let r = runner(inputs: tinyInputs, work: work)
+        let plan = try r.plan()
+        let deferred = Dictionary(uniqueKeysWithValues: plan.map { ($0.stage, $0.deferred) })
+        #expect(deferred["parse-feed"] == ["feed"] && deferred["parse-affinity"] == ["affinity"], "\(deferred)")
+        #expect(plan.filter { !$0.deferred.isEmpty }.count == 2)
+        #expect(plan.first { $0.stage == "tickets" }?.provisional == true)
+        for entry in plan where !entry.deferred.isEmpty {
+            #expect(entry.record.inputs.contains { $0.hash == StageRunner.pendingHash })
+            #expect(!entry.watched.isEmpty, "\(entry.stage): the deferred file is watched")
+        }
+        // The plan read neither file (the exports were hashed).
+        let feed = tinyInputs.appendingPathComponent("feed.xml"), affinity = tinyInputs.appendingPathComponent("affinity.txt")
+        #expect(!r.hashes.canAnswer(feed) && !r.hashes.canAnswer(affinity))
+        #expect(r.hashes.canAnswer(tinyInputs.appendingPathComponent("tickets/users.csv")))
+
+        let run = try r.run(planned: plan)
+        #expect(run.status == "completed")
+        let files = try Self.recordedFiles(work: work, run: run.runId)
+        for name in ["feed.xml", "affinity.txt"] {
+            let url = tinyInputs.appendingPathComponent(name)
+            #expect(files[url.path] == (try Self.sha256(url)), "\(name)")
+        }
+        #expect(!files.values.contains(StageRunner.pendingHash))
+
+        // The saved cache answers for both files (a new process's: no entry of its own).
+        let saved = FileHashCache(work: work)
+        #expect(saved.canAnswer(feed) && saved.canAnswer(affinity), "the cache remembered the hashes taken while the stages ran")
+        #expect(try saved.hash(feed).hash == (try Self.sha256(feed)) && saved.filesHashed == 0)
+        let next = try runner(inputs: tinyInputs, work: work).plan()
+        #expect(next.filter { $0.action == .run }.map(\.stage) == ["publish"], "\(next.map { "\($0.stage) \($0.reason)" })")
+        #expect(next.allSatisfy { $0.deferred.isEmpty && !$0.provisional })
+        let fingerprints = try plan.map { try #require(RunStore(work: work).record(run: run.runId, stage: $0.stage)).fingerprint }
+        #expect(next.map(\.fingerprint) == fingerprints)
+    }
+
+    /// Without the cache, a file of a size an earlier output read is hashed before the plan
+    /// (it may be that file again): the outputs are reused, nothing is deferred.
+    @Test func aFileOfASizeAnEarlierOutputReadIsHashedFirst() throws {
+        let work = temporaryDirectory()
+        try runner(inputs: tinyInputs, work: work).run()
+        try FileManager.default.removeItem(at: work.appendingPathComponent("hash-cache.json"))
+        let r = runner(inputs: tinyInputs, work: work)
+        let plan = try r.plan()
+        #expect(plan.allSatisfy { $0.deferred.isEmpty && !$0.provisional })
+        #expect(plan.filter { $0.action == .run }.map(\.stage) == ["publish"], "\(plan.map { "\($0.stage) \($0.reason)" })")
+    }
+
+    /// A forced stage runs whatever its fingerprint: its file is hashed while it runs even at
+    /// a size read before, and the record is the one the earlier run made (same hash, same
+    /// fingerprint).
+    @Test func aForcedStageHashesWhileItRuns() throws {
+        let work = temporaryDirectory()
+        let first = try runner(inputs: tinyInputs, work: work).run()
+        try FileManager.default.removeItem(at: work.appendingPathComponent("hash-cache.json"))
+        let r = runner(inputs: tinyInputs, work: work) {
+            $0.only = ["parse-feed"]
+            $0.force = true
+        }
+        let plan = try r.plan()
+        #expect(plan.map(\.stage) == ["parse-feed"] && plan[0].deferred == ["feed"] && plan[0].reason == "forced (--force)")
+        let run = try r.run(planned: plan)
+        let store = RunStore(work: work)
+        let forced = try #require(store.record(run: run.runId, stage: "parse-feed"))
+        let earlier = try #require(store.record(run: first.runId, stage: "parse-feed"))
+        #expect(forced.fingerprint == earlier.fingerprint && forced.inputs == earlier.inputs)
+    }
+
+    /// A new file that changes between the plan and its stage fails the stage as a hashed one
+    /// does (its identity was taken by the plan), and no hash of it is remembered.
+    @Test func aDeferredFileChangedBeforeItsStageFailsIt() throws {
+        let inputs = copyOfTinyInputs()
+        let work = temporaryDirectory()
+        let feed = inputs.appendingPathComponent("feed.xml")
+        let r = runner(inputs: inputs, work: work)
+        let plan = try r.plan()
+        #expect(plan.first { $0.stage == "parse-feed" }?.deferred == ["feed"])
+        try InputWatchTests.apply(.inPlace, to: feed)
+        let error = try #require(throws: TonightError.self) { try r.run(planned: plan) }
+        #expect(error.kind == .io && error.stage == "parse-feed" && error.file == feed.path, "\(error)")
+        let cache = (try? String(contentsOf: work.appendingPathComponent("hash-cache.json"), encoding: .utf8)) ?? ""
+        #expect(!cache.contains(feed.standardizedFileURL.path))
+    }
+
+    /// The plan says why a stage runs when its file is new.
+    @Test func theReasonNamesTheNewFile() throws {
+        let work = temporaryDirectory()
+        try runner(inputs: tinyInputs, work: work).run()
+        let inputs = copyOfTinyInputs()
+        let affinity = inputs.appendingPathComponent("affinity.txt")
+        try Data((try String(contentsOf: affinity, encoding: .utf8) + "\n").utf8).write(to: affinity)
+        let plan = try runner(inputs: inputs, work: work).plan()
+        let entry = try #require(plan.first { $0.stage == "parse-affinity" })
+        #expect(entry.deferred == ["affinity"])
+        #expect(entry.reason.contains("input affinity changed (") && entry.reason.contains("a size no earlier output read; hashed while the stage runs"), "\(entry.reason)")
+        #expect(plan.first { $0.stage == "parse-feed" }?.action == .reuse, "the feed's size was read before: hashed, reused")
+    }
+}
