@@ -81,13 +81,16 @@ struct Series {
     var medianPeakMB: Double { median(peaks) / 1_048_576 }
 }
 
-/// Runs the series interleaved (a, b, c, a, b, c, …) so that load on the shared machine hits
-/// all of them alike.
+/// Runs the series interleaved, in order and in reverse order by turns (a, b, c, c, b, a, …), so
+/// that load on the shared machine hits all of them alike and none always runs right after the
+/// same one: on this host a command run right after another can be slower or faster than one run
+/// after a lighter command (2026-11-30: the same parse-feed command 0.62 s in third place and
+/// 0.70 s in fifth, 10 rounds), so a fixed order favoured some series.
 func measure(_ series: inout [Series], runs: Int) throws {
     // One uncounted warm-up round: page cache, dynamic loader, CPU frequency.
     for s in series { _ = try ChildProcess.run(s.argv) }
     for round in 0..<runs {
-        for i in series.indices {
+        for i in roundOrder(round, count: series.count) {
             let m = try ChildProcess.run(series[i].argv)
             guard m.status == 0 else {
                 throw ValidationError("\(series[i].name) failed (status \(m.status)): \(series[i].argv.joined(separator: " "))")
@@ -97,6 +100,11 @@ func measure(_ series: inout [Series], runs: Int) throws {
         }
         FileHandle.standardError.write(Data("  round \(round + 1)/\(runs) done\n".utf8))
     }
+}
+
+/// The order of the series in round `round` (from 0): forward in even rounds, backward in odd ones.
+func roundOrder(_ round: Int, count: Int) -> [Int] {
+    round % 2 == 0 ? Array(0..<count) : Array((0..<count).reversed())
 }
 
 extension Array where Element == Series {

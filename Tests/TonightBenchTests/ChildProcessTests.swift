@@ -62,3 +62,20 @@ import TonightTesting
         #expect(median([]).isNaN)
     }
 }
+
+/// `measure` runs a round's commands forward and backward by turns, so that no series always
+/// runs right after the same one (on this host the command before changes a measurement).
+@Suite struct MeasureOrderTests {
+    @Test func roundsAlternateTheirOrder() throws {
+        let log = temporaryDirectory("tonight-bench-order").appendingPathComponent("log")
+        var series = ["a", "b", "c"].map { name in
+            Series(name: name, argv: ["/bin/sh", "-c", "echo \(name) >> '\(log.path)'"])
+        }
+        try measure(&series, runs: 4)
+        let order = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").joined()
+        // The warm-up round, then forward, backward, forward, backward.
+        #expect(order == "abc" + "abc" + "cba" + "abc" + "cba", "\(order)")
+        #expect(series.allSatisfy { $0.seconds.count == 4 && $0.peaks.count == 4 })
+        #expect(roundOrder(0, count: 1) == [0] && roundOrder(1, count: 0) == [])
+    }
+}
