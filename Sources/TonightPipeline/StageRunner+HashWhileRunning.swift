@@ -63,7 +63,14 @@ extension StageRunner {
         var upstream: [String: String] = [:]
         for r in records { upstream[r.stage] = r.fingerprint }
         var settled = entry
-        settled.record = try describe(stage, upstream: upstream, deferring: Set(entry.deferred))
+        do {
+            settled.record = try describe(stage, upstream: upstream, deferring: Set(entry.deferred))
+        } catch {
+            // A file removed since the plan: said as a changed input (exit 74), as for a
+            // stage described once, not as a usage error.
+            try entry.watched.check(stage: entry.stage, when: "before the stage started")
+            throw error
+        }
         settled.fingerprint = settled.record.fingerprint
         return settled
     }

@@ -119,6 +119,20 @@ import TonightSnapshot
         #expect(!cache.contains(feed.standardizedFileURL.path))
     }
 
+    /// A new file removed between the plan and its stage: a changed input (exit 74, the file
+    /// named), not the usage error of a plan that finds no feed.
+    @Test func aDeferredFileRemovedBeforeItsStageIsAChangedInput() throws {
+        let inputs = copyOfTinyInputs()
+        let work = temporaryDirectory()
+        let feed = inputs.appendingPathComponent("feed.xml")
+        let r = runner(inputs: inputs, work: work)
+        let plan = try r.plan()
+        try FileManager.default.removeItem(at: feed)
+        let error = try #require(throws: TonightError.self) { try r.run(planned: plan) }
+        #expect(error.exitCode == 74 && error.stage == "parse-feed" && error.file == feed.path, "\(error)")
+        #expect(error.message.contains("(gone) before the stage started"), "\(error.message)")
+    }
+
     /// The plan says why a stage runs when its file is new.
     @Test func theReasonNamesTheNewFile() throws {
         let work = temporaryDirectory()
