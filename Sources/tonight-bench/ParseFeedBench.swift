@@ -15,7 +15,7 @@ struct ParseFeedBench: ParsableCommand {
     var data: String = "bench-data/full"
     @Option(help: "Interleaved rounds (the median is reported).") var runs: Int = 11
     @Option(help: "Rounds for ElementTree (slow).") var slowRuns: Int = 3
-    @Option(help: "Another build's tonight-bench, timed in the same rounds (an A/B of a build setting).")
+    @Option(help: "Another build's tonight-bench, timed in the same rounds (an A/B of a build setting); the `tonight` beside it runs the whole command too.")
     var otherBuild: String?
     @Option(help: "What the other build is (its row's name).") var otherName: String = "other build"
     @OptionGroup var output: BenchOutput
@@ -62,11 +62,22 @@ struct ParseFeedBench: ParsableCommand {
         defer { try? FileManager.default.removeItem(atPath: work) }
         let command = [tonight, "run", "--only", "parse-feed", "--force", "--inputs", dir.path, "--work", work, "--out", work + "/out"]
         let processes = FileManager.default.isExecutableFile(atPath: tonight)
-        if processes {
-            _ = try ChildProcess.run(command)  // the work directory, and the executable's hash cached
-            fast.append(Series(name: "tonight run --only parse-feed --force (feed hash cached)", argv: command))
-            fast.append(Series(name: "same, new feed (hash cache emptied)",
-                               argv: ["/bin/sh", "-c", "rm -f '\(work)/hash-cache.json'; exec \"$@\"", "sh"] + command))
+        // The other build's `tonight` (beside its tonight-bench), in a work directory of its
+        // own: the whole command of both builds in the same rounds.
+        let otherTonight = otherBuild.map { URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("tonight").path }
+            .flatMap { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil }
+        let otherWork = work + "-other"
+        defer { try? FileManager.default.removeItem(atPath: otherWork) }
+        var commands: [(name: String, work: String, argv: [String])] = []
+        if processes { commands.append(("", work, command)) }
+        if processes, let otherTonight {
+            commands.append(("\(otherName): ", otherWork, [otherTonight] + command.dropFirst().map { $0 == work ? otherWork : $0 == work + "/out" ? otherWork + "/out" : $0 }))
+        }
+        for c in commands {
+            _ = try ChildProcess.run(c.argv)  // the work directory, and the executable's hash cached
+            fast.append(Series(name: "\(c.name)tonight run --only parse-feed --force (feed hash cached)", argv: c.argv))
+            fast.append(Series(name: "\(c.name)same, new feed (hash cache emptied)",
+                               argv: ["/bin/sh", "-c", "rm -f '\(c.work)/hash-cache.json'; exec \"$@\"", "sh"] + c.argv))
         }
         try measure(&fast, runs: runs)
         let script = """
@@ -93,11 +104,16 @@ struct ParseFeedBench: ParsableCommand {
             times.note(String(format: "%@ / this build = %.2f", otherName, fast[4].medianSeconds / ours))
         }
         if processes {
-            let cached = fast[fast.count - 2].medianSeconds, fresh = fast[fast.count - 1].medianSeconds
+            let mine = otherBuild == nil ? 4 : 5  // this build's two whole-command series
+            let cached = fast[mine].medianSeconds, fresh = fast[mine + 1].medianSeconds
             times.goal(Goal(name: "whole command (hash cached) / xmllint --stream", value: cached / fast[2].medianSeconds, goal: 0.8,
                             direction: .atMost))
             times.goal(Goal(name: "whole command (new feed) / xmllint --stream", value: fresh / fast[2].medianSeconds, goal: 0.8,
                             direction: .atMost))
+            if otherTonight != nil {
+                times.note(String(format: "%@, whole command / this build's: hash cached %.2f, new feed %.2f", otherName,
+                                  fast[mine + 2].medianSeconds / cached, fast[mine + 3].medianSeconds / fresh))
+            }
         }
         try output.emit(benchmark: "parse-feed", tables: [counts, times])
     }
