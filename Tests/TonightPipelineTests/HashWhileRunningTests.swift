@@ -115,8 +115,11 @@ import TonightSnapshot
         try InputWatchTests.apply(.inPlace, to: feed)
         let error = try #require(throws: TonightError.self) { try r.run(planned: plan) }
         #expect(error.kind == .io && error.stage == "parse-feed" && error.file == feed.path, "\(error)")
-        let cache = (try? String(contentsOf: work.appendingPathComponent("hash-cache.json"), encoding: .utf8)) ?? ""
-        #expect(!cache.contains(feed.standardizedFileURL.path))
+        // The saved cache holds the exports the plan hashed, not the feed.
+        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: work.appendingPathComponent("hash-cache.json")))
+        let paths = Set(try #require(saved as? [String: Any]).keys)
+        #expect(paths.contains(inputs.appendingPathComponent("tickets/users.csv").standardizedFileURL.path), "\(paths)")
+        #expect(!paths.contains(feed.standardizedFileURL.path))
     }
 
     /// A new file removed between the plan and its stage: a changed input (exit 74, the file
