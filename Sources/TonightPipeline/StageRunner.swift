@@ -26,6 +26,8 @@ package final class StageRunner: @unchecked Sendable {
     package var timeZoneDatabase: TimeZoneDatabase?
     /// A merge's checked success records (set when the merge's run starts).
     var shardSet: ShardSet?
+    /// `timeZoneFingerprint`'s answer (set while planning; read on the scheduling thread).
+    private var timeZoneHash: (directory: URL, hash: String)?
     /// Stages running now (their peak-memory window; `enterMemoryWindow`).
     let stagesRunning = Locked(0)
     /// Hashes the stages computed of their inputs while they ran, for the hash cache
@@ -42,6 +44,19 @@ package final class StageRunner: @unchecked Sendable {
         store = RunStore(work: options.work)
         hashes = FileHashCache(work: options.work)
         buildIdentity = BuildIdentity.of(cache: hashes)
+    }
+
+    /// The fingerprint of the time zone database's files for the bundled table's zones,
+    /// computed once for the run (~15 ms: the table's zone names are read from it): a stage
+    /// described again when it starts (`settled`) takes the plan's.
+    func timeZoneFingerprint(_ db: TimeZoneDatabase) throws -> String {
+        if let known = timeZoneHash, known.directory == db.directory { return known.hash }
+        guard let table = GeoTable.bundledURL else {
+            throw TonightError(.internal, "bundled geotable.tsv.zst is missing from the package resources")
+        }
+        let hash = try db.fingerprint(zones: try GeoTable.zoneNames(table))
+        timeZoneHash = (db.directory, hash)
+        return hash
     }
 
     /// The system's time zone database, located once (exit 74 naming the package when missing).
@@ -185,10 +200,7 @@ package final class StageRunner: @unchecked Sendable {
                                     hash: baseline.map { "\($0.id) \($0.contentHash)" } ?? "none"))
             case .timeZoneDatabase:
                 let db = try timeZones()
-                guard let table = GeoTable.bundledURL else {
-                    throw TonightError(.internal, "bundled geotable.tsv.zst is missing from the package resources")
-                }
-                let hash = try db.fingerprint(zones: try GeoTable.zoneNames(table))
+                let hash = try timeZoneFingerprint(db)
                 inputs.append(.init(role: "tzdata", kind: "tzdata", path: db.directory.path, bytes: nil, hash: hash,
                                     version: db.version))
             }
