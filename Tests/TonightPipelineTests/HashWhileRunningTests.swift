@@ -104,36 +104,27 @@ import TonightSnapshot
     }
 
     /// A new file that changes between the plan and its stage fails the stage as a hashed one
-    /// does (its identity was taken by the plan), and no hash of it is remembered.
-    @Test func aDeferredFileChangedBeforeItsStageFailsIt() throws {
+    /// does (exit 74, the file named; its identity was taken by the plan), and no hash of it is
+    /// remembered. Removed, it is a changed input too ("gone"), not the usage error of a plan
+    /// that finds no feed (the stage is described again when it starts).
+    @Test(arguments: [InputWatchTests.Edit.inPlace, .removed])
+    func aDeferredFileChangedBeforeItsStageFailsIt(_ edit: InputWatchTests.Edit) throws {
         let inputs = copyOfTinyInputs()
         let work = temporaryDirectory()
         let feed = inputs.appendingPathComponent("feed.xml")
         let r = runner(inputs: inputs, work: work)
         let plan = try r.plan()
         #expect(plan.first { $0.stage == "parse-feed" }?.deferred == ["feed"])
-        try InputWatchTests.apply(.inPlace, to: feed)
+        try InputWatchTests.apply(edit, to: feed)
         let error = try #require(throws: TonightError.self) { try r.run(planned: plan) }
-        #expect(error.kind == .io && error.stage == "parse-feed" && error.file == feed.path, "\(error)")
+        #expect(error.exitCode == 74 && error.stage == "parse-feed" && error.file == feed.path, "\(error)")
+        #expect(error.message.contains("before the stage started"), "\(error.message)")
+        if edit == .removed { #expect(error.message.contains("(gone)"), "\(error.message)") }
         // The saved cache holds the exports the plan hashed, not the feed.
         let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: work.appendingPathComponent("hash-cache.json")))
         let paths = Set(try #require(saved as? [String: Any]).keys)
         #expect(paths.contains(inputs.appendingPathComponent("tickets/users.csv").standardizedFileURL.path), "\(paths)")
         #expect(!paths.contains(feed.standardizedFileURL.path))
-    }
-
-    /// A new file removed between the plan and its stage: a changed input (exit 74, the file
-    /// named), not the usage error of a plan that finds no feed.
-    @Test func aDeferredFileRemovedBeforeItsStageIsAChangedInput() throws {
-        let inputs = copyOfTinyInputs()
-        let work = temporaryDirectory()
-        let feed = inputs.appendingPathComponent("feed.xml")
-        let r = runner(inputs: inputs, work: work)
-        let plan = try r.plan()
-        try FileManager.default.removeItem(at: feed)
-        let error = try #require(throws: TonightError.self) { try r.run(planned: plan) }
-        #expect(error.exitCode == 74 && error.stage == "parse-feed" && error.file == feed.path, "\(error)")
-        #expect(error.message.contains("(gone) before the stage started"), "\(error.message)")
     }
 
     /// The plan says why a stage runs when its file is new.
