@@ -74,7 +74,6 @@ package struct RunStore: Sendable {
         if (try? record.write(to: tmp)) != nil { try? FileIO.rename(tmp, to: url) }
     }
 
-    /// The newest completed record of `stage`, whatever its fingerprint.
     /// Whether a completed output of `stage` read an input `role` of `bytes` bytes. A file's
     /// hash is of its bytes, so only such an output can share the fingerprint of a stage
     /// reading a file of that size.
@@ -85,6 +84,7 @@ package struct RunStore: Sendable {
         }
     }
 
+    /// The newest completed record of `stage`, whatever its fingerprint.
     func latestRecord(stage: String) -> StageRecord? {
         for run in runIDs() {
             if let r = record(run: run, stage: stage), r.status == "completed" { return r }

@@ -75,8 +75,8 @@ extension StageRunner {
         return settled
     }
 
-    /// Starts hashing the entry's deferred inputs on a thread of their own; `finish` fills
-    /// their hashes into the record and gives it its fingerprint.
+    /// Starts hashing the entry's deferred inputs on a thread of their own (`finish` waits for
+    /// them, `fill` sets them on the record).
     func hashWhileRunning(_ entry: PlanEntry) -> DeferredHashing {
         let files = entry.deferred.compactMap { role in
             entry.record.inputs.first { $0.role == role && $0.kind == "file" }?.path.map { URL(fileURLWithPath: $0) }
@@ -111,21 +111,22 @@ final class DeferredHashing: Sendable {
         }
     }
 
-    /// Waits for the hashes; sets them on `record`'s inputs and its fingerprint from them.
-    /// Returns what the hash cache should remember.
-    func finish(_ record: inout StageRecord) throws -> [StageRunner.HashedWhileRunning] {
+    /// Waits for the hashes (what the hash cache should remember, and `fill` sets on the record).
+    func finish() throws -> [StageRunner.HashedWhileRunning] {
         guard !files.isEmpty else { return [] }
         try job.join()
-        let sha = hashes.current
-        var hashed: [StageRunner.HashedWhileRunning] = []
-        for (file, h) in zip(files, sha) {
-            for k in record.inputs.indices where record.inputs[k].kind == "file" && record.inputs[k].path == file.path {
-                record.inputs[k].hash = h
+        return zip(files, hashes.current).map { .init(file: $0, sha256: $1, startedNs: startedNs) }
+    }
+
+    /// Sets the hashes on `record`'s file inputs, and its fingerprint from them.
+    static func fill(_ hashed: [StageRunner.HashedWhileRunning], into record: inout StageRecord) {
+        guard !hashed.isEmpty else { return }
+        for h in hashed {
+            for k in record.inputs.indices where record.inputs[k].kind == "file" && record.inputs[k].path == h.file.path {
+                record.inputs[k].hash = h.sha256
             }
-            hashed.append(.init(file: file, sha256: h, startedNs: startedNs))
         }
         record.fingerprint = StageRunner.fingerprint(of: record)
-        return hashed
     }
 
     /// Waits for the thread (a failed stage's: its hashes are not used).

@@ -91,22 +91,25 @@ extension StageRunner {
         var record = entry.record
         record.runId = runID
         record.startedAt = CivilTime.formatUTC(Int64(started.timeIntervalSince1970))
-        // A new night's file the plan did not hash is hashed beside the stage that reads it.
-        let deferredHashing = hashWhileRunning(entry)
+        var deferredHashing: DeferredHashing?
         let outcome: StageOutcome
         do {
             if stage.isPerUser, let shards = shardSet {
                 outcome = try ShardMerge(shards: shards, stage: stage, config: config).run(into: tmp, progress: stageProgress)
             } else {
                 try entry.watched.check(stage: stage.name, when: "before the stage started")
+                // A new night's file the plan did not hash is hashed beside the stage that reads it.
+                deferredHashing = hashWhileRunning(entry)
                 outcome = try stage.run(context)
+                // The hash's thread read the file too: the check comes once both reads are done,
+                // so the file was unchanged through both, and the hash is of what the stage read.
+                let hashed = try deferredHashing?.finish() ?? []
                 try entry.watched.check(stage: stage.name, when: "while the stage ran")
+                DeferredHashing.fill(hashed, into: &record)
+                hashedWhileRunning.withLock { $0 += hashed }
             }
-            // The file was unchanged from before the stage to its end: the hash is of what it read.
-            let hashed = try deferredHashing.finish(&record)
-            hashedWhileRunning.withLock { $0 += hashed }
         } catch {
-            deferredHashing.abandon()
+            deferredHashing?.abandon()
             let e: TonightError
             switch error {
             case let f as FailureWithRejects:
