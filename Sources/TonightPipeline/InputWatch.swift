@@ -5,10 +5,15 @@ import TonightCore
 /// it. A file that is replaced or edited after the plan hashed it (a delivery still being
 /// written, a file swapped during the run) would give outputs recorded under a hash that is
 /// not of what was read, and a later run with that hash would reuse them: the stage fails
-/// instead, before it starts or when it ends, and nothing of it is recorded.
+/// instead, before it starts or when it ends, and nothing of it is recorded. A new night's
+/// file that is hashed while its stage runs (`StageRunner+HashWhileRunning`) is watched the
+/// same way, from the identity the plan took instead of a hash.
 package struct InputWatch: Sendable {
-    /// Path → identity when hashed.
+    /// Path → identity when hashed (or, for a deferred file, when the plan identified it).
     private(set) var files: [String: FileIdentity] = [:]
+    /// The watched files whose hash was still pending when the plan was made: an error names
+    /// what the plan did with them.
+    private(set) var deferred: Set<String> = []
     /// Directory inputs → the names of the `.csv` files the plan hashed (the exports are read
     /// by name: one that appears after the plan, an optional `dismissed.csv`, say, would be
     /// read without being in the fingerprint).
@@ -27,6 +32,7 @@ package struct InputWatch: Sendable {
             for f in hashed {
                 guard let path = f.path, let id = identity(path) else { continue }
                 files[path] = id
+                if f.hash == StageRunner.pendingHash { deferred.insert(path) }
             }
         }
     }
@@ -55,8 +61,10 @@ package struct InputWatch: Sendable {
     }
 
     private func changed(_ path: String, stage: String, how: String, moment: String) -> TonightError {
-        TonightError(
-            .io, "input changed after the plan hashed it (\(how)) \(moment): its outputs would not be of the bytes the run recorded",
+        let after = deferred.contains(path)
+            ? "after the plan identified it to hash it while the stage ran" : "after the plan hashed it"
+        return TonightError(
+            .io, "input changed \(after) (\(how)) \(moment): its outputs would not be of the bytes the run recorded",
             file: path, stage: stage,
             hint: "nothing of this stage was kept as completed; run again once the delivery is complete (deliver by rename)")
     }

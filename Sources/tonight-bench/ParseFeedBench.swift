@@ -46,13 +46,14 @@ struct ParseFeedBench: ParsableCommand {
             counts.note("the counts are exactly the generated ones")
         }
 
-        var fast = [
-            Series(name: "tonight parse-feed (.xml)", argv: [me, "parse-once", feed.path]),
-            Series(name: "tonight parse-feed (.xml.zst)", argv: [me, "parse-once", zst.path]),
-            Series(name: "xmllint --stream --noout", argv: ["/usr/bin/xmllint", "--stream", "--noout", feed.path]),
-            Series(name: "cat > /dev/null", argv: ["/bin/cat", feed.path]),
-        ]
-        if let otherBuild { fast.append(Series(name: "\(otherName) (.xml)", argv: [otherBuild, "parse-once", feed.path])) }
+        // Each series' position is taken as it is appended (the rows follow this order).
+        var fast: [Series] = []
+        func add(_ series: Series) -> Int { fast.append(series); return fast.count - 1 }
+        let parseXML = add(Series(name: "tonight parse-feed (.xml)", argv: [me, "parse-once", feed.path]))
+        let parseZst = add(Series(name: "tonight parse-feed (.xml.zst)", argv: [me, "parse-once", zst.path]))
+        let xmllint = add(Series(name: "xmllint --stream --noout", argv: ["/usr/bin/xmllint", "--stream", "--noout", feed.path]))
+        let cat = add(Series(name: "cat > /dev/null", argv: ["/bin/cat", feed.path]))
+        let otherParse = otherBuild.map { add(Series(name: "\(otherName) (.xml)", argv: [$0, "parse-once", feed.path])) }
         // The command as a user runs it (issue 12): start-up, input hashing, the stage, its
         // table writes and records. Once with the work directory's hash cache holding the
         // feed's hash (a re-run), once without (a new night's feed: hashed beside the stage,
@@ -68,16 +69,19 @@ struct ParseFeedBench: ParsableCommand {
             .flatMap { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil }
         let otherWork = work + "-other"
         defer { try? FileManager.default.removeItem(atPath: otherWork) }
-        var commands: [(name: String, work: String, argv: [String])] = []
-        if processes { commands.append(("", work, command)) }
-        if processes, let otherTonight {
-            commands.append(("\(otherName): ", otherWork, [otherTonight] + command.dropFirst().map { $0 == work ? otherWork : $0 == work + "/out" ? otherWork + "/out" : $0 }))
+        /// A build's whole command, hash cached and new feed: the two series' positions.
+        func addWholeCommand(_ name: String, work: String, argv: [String]) throws -> (cached: Int, fresh: Int) {
+            _ = try ChildProcess.run(argv)  // the work directory, and the executable's hash cached
+            let cached = add(Series(name: "\(name)tonight run --only parse-feed --force (feed hash cached)", argv: argv))
+            let fresh = add(Series(name: "\(name)same, new feed (hash cache emptied)",
+                                   argv: ["/bin/sh", "-c", "rm -f '\(work)/hash-cache.json'; exec \"$@\"", "sh"] + argv))
+            return (cached, fresh)
         }
-        for c in commands {
-            _ = try ChildProcess.run(c.argv)  // the work directory, and the executable's hash cached
-            fast.append(Series(name: "\(c.name)tonight run --only parse-feed --force (feed hash cached)", argv: c.argv))
-            fast.append(Series(name: "\(c.name)same, new feed (hash cache emptied)",
-                               argv: ["/bin/sh", "-c", "rm -f '\(c.work)/hash-cache.json'; exec \"$@\"", "sh"] + c.argv))
+        let mine = processes ? try addWholeCommand("", work: work, argv: command) : nil
+        let other = try otherTonight.flatMap { otherTonight in
+            try processes ? addWholeCommand("\(otherName): ", work: otherWork, argv: [otherTonight] + command.dropFirst().map {
+                $0 == work ? otherWork : $0 == work + "/out" ? otherWork + "/out" : $0
+            }) : nil
         }
         try measure(&fast, runs: runs)
         let script = """
@@ -92,27 +96,26 @@ struct ParseFeedBench: ParsableCommand {
         var slow = [Series(name: "python ElementTree iterparse", argv: ["python3", "-c", script, feed.path])]
         try measure(&slow, runs: slowRuns)
 
-        let ours = fast[0].medianSeconds
+        let ours = fast[parseXML].medianSeconds, xmllintSeconds = fast[xmllint].medianSeconds
         var times = (fast + slow).table("Whole processes, \(runs) interleaved rounds (ElementTree \(slowRuns))")
-        times.goal(Goal(name: "parse-feed / xmllint --stream", value: ours / fast[2].medianSeconds, goal: 1.0, direction: .atMost))
+        times.goal(Goal(name: "parse-feed / xmllint --stream", value: ours / xmllintSeconds, goal: 1.0, direction: .atMost))
         times.goal(Goal(name: "ElementTree / parse-feed", value: slow[0].medianSeconds / ours, goal: 5, direction: .atLeast, unit: "×", decimals: 1))
-        times.goal(Goal(name: ".xml.zst / .xml", value: fast[1].medianSeconds / ours, goal: 1.2, direction: .atMost))
-        times.goal(Goal(name: "parse-feed peak memory", value: fast[0].medianPeakMB, goal: 300, direction: .atMost, unit: " MiB", decimals: 0))
+        times.goal(Goal(name: ".xml.zst / .xml", value: fast[parseZst].medianSeconds / ours, goal: 1.2, direction: .atMost))
+        times.goal(Goal(name: "parse-feed peak memory", value: fast[parseXML].medianPeakMB, goal: 300, direction: .atMost, unit: " MiB", decimals: 0))
         times.note(String(format: "parse-feed throughput %.0f MB/s; cat reads the file at %.0f MB/s", Double(size) / 1e6 / ours,
-                          Double(size) / 1e6 / fast[3].medianSeconds))
-        if otherBuild != nil {
-            times.note(String(format: "%@ / this build = %.2f", otherName, fast[4].medianSeconds / ours))
+                          Double(size) / 1e6 / fast[cat].medianSeconds))
+        if let otherParse {
+            times.note(String(format: "%@ / this build = %.2f", otherName, fast[otherParse].medianSeconds / ours))
         }
-        if processes {
-            let mine = otherBuild == nil ? 4 : 5  // this build's two whole-command series
-            let cached = fast[mine].medianSeconds, fresh = fast[mine + 1].medianSeconds
-            times.goal(Goal(name: "whole command (hash cached) / xmllint --stream", value: cached / fast[2].medianSeconds, goal: 0.8,
+        if let mine {
+            let cached = fast[mine.cached].medianSeconds, fresh = fast[mine.fresh].medianSeconds
+            times.goal(Goal(name: "whole command (hash cached) / xmllint --stream", value: cached / xmllintSeconds, goal: 0.8,
                             direction: .atMost))
-            times.goal(Goal(name: "whole command (new feed) / xmllint --stream", value: fresh / fast[2].medianSeconds, goal: 0.8,
+            times.goal(Goal(name: "whole command (new feed) / xmllint --stream", value: fresh / xmllintSeconds, goal: 0.8,
                             direction: .atMost))
-            if otherTonight != nil {
+            if let other {
                 times.note(String(format: "%@, whole command / this build's: hash cached %.2f, new feed %.2f", otherName,
-                                  fast[mine + 2].medianSeconds / cached, fast[mine + 3].medianSeconds / fresh))
+                                  fast[other.cached].medianSeconds / cached, fast[other.fresh].medianSeconds / fresh))
             }
         }
         try output.emit(benchmark: "parse-feed", tables: [counts, times])

@@ -38,12 +38,29 @@ struct PipelineBench: ParsableCommand {
         // another shares the cores, and its seconds say so); the whole run is timed as the
         // nightly job runs it, stages side by side (runs.stagesAtOnce 0). Interleaved.
         let oneAtATime = try Self.oneAtATimeConfig(in: work)
-        // The floors, timed once a round right after its runs (prepared from the first).
+        // The floors, timed once a round beside its runs (prepared after the first run).
         var floors: PipelineFloors?
         var floorsError: Error?
         defer { floors?.removeFiles() }
+        // A round's three parts run forward and backward by turns (`roundOrder`): on this
+        // host a command measures differently after another, so no part always follows the
+        // same one. The first round runs forward, so the floors are prepared from its first run.
         for i in 0..<runs {
-            for alone in [true, false] {
+            for part in Self.parts(round: i) {
+                guard case .run(let alone) = part else {
+                    if floorsError == nil {
+                        do {
+                            if floors == nil { floors = try PipelineFloors(work: work, order: order) }
+                            try floors?.measureRound()
+                        } catch {
+                            // E.g. /dev/shm too small for the decompressed lists: the stage figures still stand.
+                            floorsError = error
+                            floors?.removeFiles()
+                            floors = nil
+                        }
+                    }
+                    continue
+                }
                 // A real publish each time: with the same datasets in CURRENT, publish is a no-op.
                 let (m, store, id, record) = try Self.forcedRun(tonight: tonight, data: dir, work: work,
                                                                 arguments: alone ? ["--config", oneAtATime.path] : [])
@@ -68,17 +85,6 @@ struct PipelineBench: ParsableCommand {
                 } else {
                     walls.append(m.seconds)
                     peaks.append(Double(peak))
-                }
-            }
-            if floorsError == nil {
-                do {
-                    if floors == nil { floors = try PipelineFloors(work: work, order: order) }
-                    try floors?.measureRound()
-                } catch {
-                    // E.g. /dev/shm too small for the decompressed lists: the stage figures still stand.
-                    floorsError = error
-                    floors?.removeFiles()
-                    floors = nil
                 }
             }
             FileHandle.standardError.write(Data("  round \(i + 1)/\(runs) done\n".utf8))
@@ -124,6 +130,19 @@ struct PipelineBench: ParsableCommand {
 }
 
 extension PipelineBench {
+    /// A part of a round: a whole run (stages one after another, or side by side), or the floors.
+    enum Part: Equatable {
+        case run(alone: Bool)
+        case floors
+    }
+
+    /// The parts of round `round` (from 0) in the order they run: forward in even rounds (the
+    /// first starts with a run, from which the floors are prepared), backward in odd ones.
+    static func parts(round: Int) -> [Part] {
+        let parts: [Part] = [.run(alone: true), .run(alone: false), .floors]
+        return roundOrder(round, count: parts.count).map { parts[$0] }
+    }
+
     /// Generates `scale` of `shape` (seed 1) into `dir` unless it holds a feed already.
     static func generateIfMissing(_ dir: URL, scale: String, shape: String) throws {
         guard let s = GeneratorScale.named(scale) else { throw ValidationError("unknown scale \(scale)") }

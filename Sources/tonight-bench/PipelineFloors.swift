@@ -9,8 +9,9 @@ import TonightPipeline
 /// through `zstd -1 -T0` (decompressed first into memory-backed files, so that only the
 /// compression is timed).
 ///
-/// Timed once per round, right after the round's runs, so that the floors see the same
-/// host as the stages: measured once after every round, they came from whatever minute the
+/// Timed once per round, beside the round's runs (before or after them, by turns: the
+/// bench's rounds run forward and backward), so that the floors see the same host as the
+/// stages: measured once after every round, they came from whatever minute the
 /// bench ended in (on 2026-11-27 a round at half speed gave tickets 3.83× a floor measured
 /// after the host had recovered). Each stage's distance from its floor is the median of the
 /// rounds' own ratios.

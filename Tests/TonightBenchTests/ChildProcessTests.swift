@@ -78,4 +78,13 @@ import TonightTesting
         #expect(series.allSatisfy { $0.seconds.count == 4 && $0.peaks.count == 4 })
         #expect(roundOrder(0, count: 1) == [0] && roundOrder(1, count: 0) == [])
     }
+
+    /// The pipeline bench's rounds alternate their three parts the same way; the first round
+    /// starts with a run (the floors are prepared from a recorded run).
+    @Test func pipelineRoundsAlternateTheirParts() {
+        let forward: [PipelineBench.Part] = [.run(alone: true), .run(alone: false), .floors]
+        #expect(PipelineBench.parts(round: 0) == forward)
+        #expect(PipelineBench.parts(round: 1) == forward.reversed())
+        #expect(PipelineBench.parts(round: 4) == forward && PipelineBench.parts(round: 7) == forward.reversed())
+    }
 }

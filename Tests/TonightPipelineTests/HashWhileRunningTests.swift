@@ -118,7 +118,8 @@ import TonightSnapshot
         try InputWatchTests.apply(edit, to: feed)
         let error = try #require(throws: TonightError.self) { try r.run(planned: plan) }
         #expect(error.exitCode == 74 && error.stage == "parse-feed" && error.file == feed.path, "\(error)")
-        #expect(error.message.contains("before the stage started"), "\(error.message)")
+        #expect(error.message.contains("changed after the plan identified it to hash it while the stage ran (")
+                && error.message.contains("before the stage started"), "\(error.message)")
         if edit == .removed { #expect(error.message.contains("(gone)"), "\(error.message)") }
         // The saved cache holds the exports the plan hashed, not the feed.
         let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: work.appendingPathComponent("hash-cache.json")))

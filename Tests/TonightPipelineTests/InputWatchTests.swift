@@ -55,11 +55,16 @@ import TonightCore
     /// The edit fails the stage that reads the file (exit 74, the file named), keeps its
     /// folder as `.failed`, records nothing as completed; a new run then hashes and reads the
     /// file as it is.
+    /// A first run's feed and affinity file are new files, hashed while their stages run
+    /// (the plan only identified them), the exports are hashed by the plan: the message says
+    /// which.
     @Test(arguments: [
-        (Edit.inPlace, "affinity.txt", "parse-affinity"), (.renamedOver, "feed.xml", "parse-feed"),
-        (.mtimeRestored, "tickets/favorites.csv", "load-tickets"), (.removed, "playmate/quiz.csv", "load-playmate"),
+        (Edit.inPlace, "affinity.txt", "parse-affinity", "identified it to hash it while the stage ran"),
+        (.renamedOver, "feed.xml", "parse-feed", "identified it to hash it while the stage ran"),
+        (.mtimeRestored, "tickets/favorites.csv", "load-tickets", "hashed it"),
+        (.removed, "playmate/quiz.csv", "load-playmate", "hashed it"),
     ])
-    func aChangedInputFailsTheStageThatReadsIt(_ edit: Edit, _ file: String, _ stage: String) throws {
+    func aChangedInputFailsTheStageThatReadsIt(_ edit: Edit, _ file: String, _ stage: String, _ planDid: String) throws {
         let inputs = copyOfTinyInputs()
         let work = temporaryDirectory()
         let url = inputs.appendingPathComponent(file)
@@ -72,7 +77,7 @@ import TonightCore
         // A removed export is named with its directory (the file set changed).
         let named = edit == .removed ? url.deletingLastPathComponent().path : url.path
         #expect(error.stage == stage && error.file == named, "\(error)")
-        #expect(error.message.contains("changed after the plan hashed it (") && error.message.contains("before the stage started"),
+        #expect(error.message.contains("changed after the plan \(planDid) (") && error.message.contains("before the stage started"),
                 "\(error.message)")
         if edit == .removed { #expect(error.message.contains("quiz.csv removed"), "\(error.message)") }
         let runID = try #require(RunStore(work: work).runIDs().last)
