@@ -42,24 +42,30 @@ struct PipelineBench: ParsableCommand {
         var floors: PipelineFloors?
         var floorsError: Error?
         defer { floors?.removeFiles() }
+        func measureFloors() {
+            guard floorsError == nil else { return }
+            do {
+                if floors == nil { floors = try PipelineFloors(work: work, order: order) }
+                try floors?.measureRound()
+            } catch {
+                // E.g. /dev/shm too small for the decompressed lists: the stage figures still stand.
+                floorsError = error
+                floors?.removeFiles()
+                floors = nil
+            }
+        }
         // A round's three parts run forward and backward by turns (`roundOrder`): on this
         // host a command measures differently after another, so no part always follows the
         // same one. The first round runs forward, so the floors are prepared from its first run.
         for i in 0..<runs {
             for part in Self.parts(round: i) {
-                guard case .run(let alone) = part else {
-                    if floorsError == nil {
-                        do {
-                            if floors == nil { floors = try PipelineFloors(work: work, order: order) }
-                            try floors?.measureRound()
-                        } catch {
-                            // E.g. /dev/shm too small for the decompressed lists: the stage figures still stand.
-                            floorsError = error
-                            floors?.removeFiles()
-                            floors = nil
-                        }
-                    }
+                let alone: Bool
+                switch part {
+                case .floors:
+                    measureFloors()
                     continue
+                case .run(let stagesOneAtATime):
+                    alone = stagesOneAtATime
                 }
                 // A real publish each time: with the same datasets in CURRENT, publish is a no-op.
                 let (m, store, id, record) = try Self.forcedRun(tonight: tonight, data: dir, work: work,
