@@ -36,11 +36,15 @@ extension StageRunner {
 
     /// For each selected stage, the file inputs it will hash while it runs: not in the hash
     /// cache, and either the stage is forced or no completed output of it read a file of
-    /// that role and size (it cannot be reused, whatever the hash).
-    func deferrableInputs(selected: Set<String>) -> [String: [DeferredInput]] {
+    /// that role and size (it cannot be reused, whatever the hash). Not when a stage the run
+    /// needs but does not select is downstream of it (`--only parse-feed --only tickets
+    /// --force`): that stage must be reused, and only a final fingerprint can find its output.
+    func deferrableInputs(selected: Set<String>, needed: Set<String>) -> [String: [DeferredInput]] {
         guard options.shard == nil, options.mergeShards == nil else { return [:] }
+        let reusedOnly = needed.subtracting(selected)
         var deferred: [String: [DeferredInput]] = [:]
         for stage in graph.stages where selected.contains(stage.name) && !stage.alwaysRuns {
+            guard reusedOnly.isDisjoint(with: graph.downstream(of: stage.name)) else { continue }
             for input in stage.inputs {
                 guard case .file(let role, let candidates, _) = input else { continue }
                 let present = candidates.map { options.inputs.appendingPathComponent($0) }.filter(FileIO.exists)

@@ -240,7 +240,7 @@ package final class StageRunner: @unchecked Sendable {
         // A new night's file that a stage of the selection reads, and that no earlier output
         // of it read, is hashed while that stage runs. Every other input file the plan
         // fingerprints is hashed on every core before the stages are described one by one.
-        let deferring = deferrableInputs(selected: selected)
+        let deferring = deferrableInputs(selected: selected, needed: needed)
         let later = Set(deferring.values.flatMap { $0 }.map(\.url.standardizedFileURL))
         try hashes.prefetch(graph.stages.filter { needed.contains($0.name) }.flatMap(inputFiles)
             .filter { !later.contains($0.standardizedFileURL) })

@@ -83,6 +83,25 @@ import TonightSnapshot
         #expect(plan.filter { $0.action == .run }.map(\.stage) == ["publish"], "\(plan.map { "\($0.stage) \($0.reason)" })")
     }
 
+    /// A forced stage with a stage downstream of it that the run needs but does not select
+    /// (`--only parse-feed --only tickets --force`: parse-affinity, geocode and load-tickets
+    /// are reused) hashes its file first: only a final fingerprint finds their outputs, as it
+    /// did before files were hashed while their stages run.
+    @Test func aForcedStageWithUnselectedStagesDownstreamHashesFirst() throws {
+        let work = temporaryDirectory()
+        try runner(inputs: tinyInputs, work: work).run()
+        try FileManager.default.removeItem(at: work.appendingPathComponent("hash-cache.json"))
+        let r = runner(inputs: tinyInputs, work: work) {
+            $0.only = ["parse-feed", "tickets"]
+            $0.force = true
+        }
+        let plan = try r.plan()
+        #expect(plan.allSatisfy { $0.deferred.isEmpty && !$0.provisional }, "\(plan.map { "\($0.stage) \($0.deferred)" })")
+        let reused = plan.filter { $0.action == .reuse }.map(\.stage)
+        #expect(reused == ["parse-affinity", "geocode", "load-tickets"], "\(plan.map { "\($0.stage) \($0.reason)" })")
+        #expect(try r.run(planned: plan).status == "completed")
+    }
+
     /// A forced stage runs whatever its fingerprint: its file is hashed while it runs even at
     /// a size read before, and the record is the one the earlier run made (same hash, same
     /// fingerprint).
