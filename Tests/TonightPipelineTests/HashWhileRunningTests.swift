@@ -59,6 +59,18 @@ import TonightSnapshot
             #expect(files[url.path] == (try Self.sha256(url)), "\(name)")
         }
         #expect(!files.values.contains(StageRunner.pendingHash))
+        // The published manifest names the files with their hashes, not the plan's `pending`.
+        let snapshots = work.appendingPathComponent("out/snapshots")
+        let current = try String(contentsOf: snapshots.appendingPathComponent("CURRENT"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let manifest = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: snapshots.appendingPathComponent("\(current)/manifest.json"))) as? [String: Any])
+        let published = try #require(manifest["inputs"] as? [[String: Any]])
+        for name in ["feed.xml", "affinity.txt"] {
+            let url = tinyInputs.appendingPathComponent(name)
+            let entry = published.first { ($0["path"] as? String) == url.path }
+            #expect(entry?["sha256"] as? String == (try Self.sha256(url)), "\(name) in the manifest: \(String(describing: entry))")
+        }
 
         // The saved cache answers for both files (a new process's: no entry of its own).
         let saved = FileHashCache(work: work)
