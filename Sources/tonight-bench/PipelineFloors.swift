@@ -127,7 +127,7 @@ struct PipelineFloors {
     func table(durations: [String: [Double]], cpu: [String: [Double]]) -> BenchTable {
         let rounds = stages.first.map { max($0.cat.count, $0.zstd.count) } ?? 0
         var table = BenchTable(
-            "Floors: each stage's input bytes through `cat` (from the page cache: read once untimed first) and its datasets' NDJSON through `zstd -1 -T0`, timed once in each of the \(rounds) rounds beside the round's runs (after them in odd rounds, before them in even ones) (medians; stage ÷ floor is the median of the rounds' own ratios, in wall and in CPU seconds)",
+            "Floors: each stage's input bytes through `cat` (from the page cache: read once untimed first) and its datasets' NDJSON through `zstd -1 -T0`, timed once in each of the \(rounds) rounds beside the round's runs, after them in odd rounds and before them in even ones (medians; stage ÷ floor is the median of the rounds' own ratios, in wall and in CPU seconds)",
             columns: ["stage", "stage s", "input MB", "cat s", "NDJSON MB", "zstd -1 -T0 s", "floor s", "stage ÷ floor", "stage CPU s", "floor CPU s", "CPU ÷ floor CPU"])
         for s in stages {
             let seconds = durations[s.name] ?? [], cpuSeconds = cpu[s.name] ?? []
