@@ -104,6 +104,34 @@ package enum GeoDistance {
         return s * s * (1 + 1e-9)
     }
 
+    /// An upper bound of haversine's term `a` (`km` returns 2R·asin(√a)), without libm:
+    /// sin x ≤ x for x ≥ 0, on the same half-differences as `haversineLowerBound`. Infinity
+    /// where the longitudes are more than 180° apart (`km`'s sine of an angle near π is
+    /// left to `km`, as there). With latitudes in [-90, 90] the result is never below the `a`
+    /// that `km` computes by more than a few ulps: `insideLimit` takes off the margin that
+    /// makes the test exact.
+    @inlinable @inline(__always)
+    package static func haversineUpperBound(_ lat1: Double, _ lon1: Double, cosLat1: Double,
+                                            _ lat2: Double, _ lon2: Double, cosLat2: Double) -> Double {
+        let halfRadian = Double.pi / 360
+        let dLon = abs(lon2 - lon1)
+        guard dLon <= 180 else { return .infinity }
+        let hLat = abs(lat2 - lat1) * halfRadian
+        let hLon = dLon * halfRadian
+        return hLat * hLat + max(0, cosLat1 * cosLat2) * hLon * hLon
+    }
+
+    /// The value of `haversineUpperBound` at or below which a point is surely within
+    /// `radiusKm` by `km` (sin² of the radius's half angle, less a relative margin of 1e-9,
+    /// far above the few ulps of either computation); -infinity where no bound is safe to
+    /// use (radii under a metre, or beyond ~19,000 km).
+    package static func insideLimit(radiusKm: Double) -> Double {
+        let half = radiusKm / (2 * earthRadiusKm)
+        guard radiusKm >= 0.001, half < 1.5 else { return -.infinity }
+        let s = sin(half)
+        return s * s * (1 - 1e-9)
+    }
+
     /// Kilometres per degree of latitude: a great-circle distance is never below
     /// `abs(Δlat) · kmPerDegree`, which rejects far points without trigonometry. The
     /// literal is `earthRadiusKm * (Double.pi / 180)` to the bit (tested): a computed

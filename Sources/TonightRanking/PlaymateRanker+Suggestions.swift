@@ -158,6 +158,9 @@ extension PlaymateRanker {
         let origin = origin(u)
         let originCos = origin.map { GeoDistance.cosLatitude($0.0) } ?? 0
         let radius = settings.sessionsRadiusKm
+        // Whether a session is within the radius is decided by bounds of the haversine term
+        // where they are clear (no libm): only sessions near the circle's edge take `km`.
+        let reach = GeoDistance.reachLimit(radiusKm: radius), inside = GeoDistance.insideLimit(radiusKm: radius)
         // A latitude/longitude box around the circle: sessions outside it are skipped before
         // the exact haversine (a conservative bound: the box holds the whole circle).
         let boxLat = (radius + 1) / 110.5
@@ -186,12 +189,15 @@ extension PlaymateRanker {
             guard !avoided[Int(h.sport)], h.creator != Int32(u) else { return nil }
             let marks = scratch.marks(s)
             guard marks.member != stamp else { return nil }
-            var distance: Double?
             if let (la, lo) = origin {
                 guard inBox(h.lat, h.lon, la, lo) else { return nil }
-                let d = GeoDistance.km(la, lo, cosLat1: originCos, h.lat, h.lon, cosLat2: h.cosLat)
-                guard d <= radius else { return nil }
-                distance = d
+                // The distance is not in the score: only whether it is within the radius, the
+                // exact `km <= radius` test, decided without libm where a bound settles it.
+                // The suggestions kept get their distance at the end (`withDistances`).
+                if GeoDistance.haversineUpperBound(la, lo, cosLat1: originCos, h.lat, h.lon, cosLat2: h.cosLat) > inside {
+                    if GeoDistance.haversineLowerBound(la, lo, cosLat1: originCos, h.lat, h.lon, cosLat2: h.cosLat) > reach { return nil }
+                    guard GeoDistance.km(la, lo, cosLat1: originCos, h.lat, h.lon, cosLat2: h.cosLat) <= radius else { return nil }
+                }
             }
             let w = weight[Int(h.sport)]
             let f = marks.friend == stamp ? Int(marks.friends) : 0
@@ -216,7 +222,7 @@ extension PlaymateRanker {
             let score = settings.weightSport * Double(w) + settings.weightFriends * Double(f)
                 + settings.weightGender * Double(g) + settings.weightAge * Double(a)
             return Suggestion(session: s, score: score, sportWeight: w, friends: f, genderMatches: g, ageMatches: a,
-                              distanceKm: distance, playedLevel: atPlayedLevel(i, played, playedLevels), timeRank: h.timeRank)
+                              distanceKm: nil, playedLevel: atPlayedLevel(i, played, playedLevels), timeRank: h.timeRank)
         }
 
         var top: [Suggestion] = []
@@ -279,6 +285,16 @@ extension PlaymateRanker {
                 }
             }
         }
+        if let (la, lo) = origin { withDistances(&top, from: la, lo, cosLat: originCos) }
         return top
+    }
+
+    /// The suggestions' distances from the player's origin: `km`, as the scans' test
+    /// computes it (the same points: each session's `listedOf` entry, which its lists copy).
+    func withDistances(_ top: inout [Suggestion], from lat: Double, _ lon: Double, cosLat: Double) {
+        for k in top.indices {
+            let h = listedOf[Int(top[k].session)]
+            top[k].distanceKm = GeoDistance.km(lat, lon, cosLat1: cosLat, h.lat, h.lon, cosLat2: h.cosLat)
+        }
     }
 }

@@ -136,11 +136,62 @@ import TonightGenerator
         #expect(rejectedFar == far, "\(rejectedFar) of \(far) points beyond twice the radius rejected")
     }
 
+    static func upperBound(_ p: Pair) -> Double {
+        GeoDistance.haversineUpperBound(p.lat1, p.lon1, cosLat1: GeoDistance.cosLatitude(p.lat1),
+                                        p.lat2, p.lon2, cosLat2: GeoDistance.cosLatitude(p.lat2))
+    }
+
+    /// The upper bound is above `km`'s own term (within rounding) at every scale, and gives
+    /// none (infinity) for longitudes more than 180° apart.
+    @Test(arguments: [8, 9] as [UInt64])
+    func upperBoundIsAboveTheHaversineTerm(_ seed: UInt64) {
+        var tight = 0
+        for var p in Self.pairs(100_000, seed: seed) {
+            for shift in [0.0, 360, -360] {
+                p.lon2 += shift
+                let (a, b) = (Self.haversine(p), Self.upperBound(p))
+                #expect(b >= a * (1 - 1e-12), "\(p): bound \(b) below \(a)")
+                if abs(p.lon2 - p.lon1) > 180 { #expect(b == .infinity, "\(p): a bound across the antimeridian") }
+                if shift == 0, a > 0, b < a * 1.01 { tight += 1 }
+                p.lon2 -= shift
+            }
+        }
+        // Useful as well as safe: within 1 % of the term for most pairs (infinity would pass
+        // the test above).
+        #expect(tight > 50_000, "\(tight) of 100,000 bounds within 1 %")
+    }
+
+    /// Whatever the radius, a point the upper bound accepts is within it by `km` (points at
+    /// the radius to the last bit included), and every point within half the radius is
+    /// accepted (but across the antimeridian, and for radii over 10,000 km, where a bound near
+    /// the poles may be too loose).
+    @Test(arguments: [10, 11] as [UInt64])
+    func insideTestNeverAcceptsAPointOutOfReach(_ seed: UInt64) {
+        var near = 0, acceptedNear = 0
+        for (k, p) in Self.pairs(50_000, seed: seed).enumerated() {
+            let d = Self.exact(p)
+            let radii = [5, 50, 200, 20_000, d, d.nextUp, d.nextDown, d * (1 + 1e-9), d * (1 - 1e-9), d * 2, d * 3]
+            for r in radii where r >= 0 {
+                let accepted = Self.upperBound(p) <= GeoDistance.insideLimit(radiusKm: r)
+                if accepted { #expect(d <= r, "seed \(seed) pair \(k): \(p) at \(d) km accepted for radius \(r)") }
+                if r >= 1, r <= 10_000, d < r / 2, abs(p.lon2 - p.lon1) <= 180 {
+                    near += 1
+                    if accepted { acceptedNear += 1 }
+                }
+            }
+        }
+        #expect(near > 0 && acceptedNear == near, "\(acceptedNear) of \(near) points within half the radius accepted")
+    }
+
     /// No bound where it would not be safe: radii under a metre and beyond ~19,000 km.
     @Test func noLimitForTinyOrHugeRadii() {
         #expect(GeoDistance.reachLimit(radiusKm: 0) == .infinity)
         #expect(GeoDistance.reachLimit(radiusKm: 0.0005) == .infinity)
         #expect(GeoDistance.reachLimit(radiusKm: 19_200) == .infinity)
         #expect(GeoDistance.reachLimit(radiusKm: 100) < 1e-3)
+        #expect(GeoDistance.insideLimit(radiusKm: 0) == -.infinity)
+        #expect(GeoDistance.insideLimit(radiusKm: 0.0005) == -.infinity)
+        #expect(GeoDistance.insideLimit(radiusKm: 19_200) == -.infinity)
+        #expect(GeoDistance.insideLimit(radiusKm: 100) > 0)
     }
 }
