@@ -99,16 +99,9 @@ import TonightGenerator
     /// west).
     @Test(arguments: [4, 5] as [UInt64])
     func lowerBoundIsBelowTheHaversineTerm(_ seed: UInt64) {
-        var tight = 0
-        for var p in Self.pairs(100_000, seed: seed) {
-            for shift in [0.0, 360, -360, 720] {
-                p.lon2 += shift
-                let (a, b) = (Self.haversine(p), Self.bound(p))
-                #expect(b <= a * (1 + 1e-12) + 1e-300, "\(p): bound \(b) above \(a)")
-                if shift == 0, a > 0, b > a * 0.99 { tight += 1 }
-                p.lon2 -= shift
-            }
-        }
+        let tight = Self.boundOverPairs(seed: seed, shifts: [0.0, 360, -360, 720], bound: Self.bound) { p, a, b in
+            #expect(b <= a * (1 + 1e-12) + 1e-300, "\(p): bound \(b) above \(a)")
+        } tight: { a, b in b > a * 0.99 }
         // Useful as well as safe: within 1 % of the term for most pairs (a bound of 0 would
         // pass the test above).
         #expect(tight > 50_000, "\(tight) of 100,000 bounds within 1 %")
@@ -120,17 +113,13 @@ import TonightGenerator
     @Test(arguments: [6, 7] as [UInt64])
     func reachTestNeverRejectsAPointInReach(_ seed: UInt64) {
         var far = 0, rejectedFar = 0
-        for (k, p) in Self.pairs(50_000, seed: seed).enumerated() {
-            let d = Self.exact(p)
-            let radii = [5, 50, 200, 20_000, d, d.nextUp, d.nextDown, d * (1 + 1e-9), d * (1 - 1e-9), d / 2]
-            for r in radii where r >= 0 {
-                let rejected = Self.bound(p) > GeoDistance.reachLimit(radiusKm: r)
-                if rejected { #expect(d > r, "seed \(seed) pair \(k): \(p) at \(d) km rejected for radius \(r)") }
-                // Far points, not across the antimeridian (those are left to `km`).
-                if r < 20_000, d > 2 * r, r >= 1, abs(p.lon2 - p.lon1) <= 180 {
-                    far += 1
-                    if rejected { rejectedFar += 1 }
-                }
+        Self.radiiOverPairs(seed: seed, alsoTimes: [0.5]) { k, p, d, r in
+            let rejected = Self.bound(p) > GeoDistance.reachLimit(radiusKm: r)
+            if rejected { #expect(d > r, "seed \(seed) pair \(k): \(p) at \(d) km rejected for radius \(r)") }
+            // Far points, not across the antimeridian (those are left to `km`).
+            if r < 20_000, d > 2 * r, r >= 1, abs(p.lon2 - p.lon1) <= 180 {
+                far += 1
+                if rejected { rejectedFar += 1 }
             }
         }
         #expect(rejectedFar == far, "\(rejectedFar) of \(far) points beyond twice the radius rejected")
@@ -145,17 +134,10 @@ import TonightGenerator
     /// none (infinity) for longitudes more than 180° apart.
     @Test(arguments: [8, 9] as [UInt64])
     func upperBoundIsAboveTheHaversineTerm(_ seed: UInt64) {
-        var tight = 0
-        for var p in Self.pairs(100_000, seed: seed) {
-            for shift in [0.0, 360, -360] {
-                p.lon2 += shift
-                let (a, b) = (Self.haversine(p), Self.upperBound(p))
-                #expect(b >= a * (1 - 1e-12), "\(p): bound \(b) below \(a)")
-                if abs(p.lon2 - p.lon1) > 180 { #expect(b == .infinity, "\(p): a bound across the antimeridian") }
-                if shift == 0, a > 0, b < a * 1.01 { tight += 1 }
-                p.lon2 -= shift
-            }
-        }
+        let tight = Self.boundOverPairs(seed: seed, shifts: [0.0, 360, -360], bound: Self.upperBound) { p, a, b in
+            #expect(b >= a * (1 - 1e-12), "\(p): bound \(b) below \(a)")
+            if abs(p.lon2 - p.lon1) > 180 { #expect(b == .infinity, "\(p): a bound across the antimeridian") }
+        } tight: { a, b in b < a * 1.01 }
         // Useful as well as safe: within 1 % of the term for most pairs (infinity would pass
         // the test above).
         #expect(tight > 50_000, "\(tight) of 100,000 bounds within 1 %")
@@ -168,19 +150,44 @@ import TonightGenerator
     @Test(arguments: [10, 11] as [UInt64])
     func insideTestNeverAcceptsAPointOutOfReach(_ seed: UInt64) {
         var near = 0, acceptedNear = 0
-        for (k, p) in Self.pairs(50_000, seed: seed).enumerated() {
-            let d = Self.exact(p)
-            let radii = [5, 50, 200, 20_000, d, d.nextUp, d.nextDown, d * (1 + 1e-9), d * (1 - 1e-9), d * 2, d * 3]
-            for r in radii where r >= 0 {
-                let accepted = Self.upperBound(p) <= GeoDistance.insideLimit(radiusKm: r)
-                if accepted { #expect(d <= r, "seed \(seed) pair \(k): \(p) at \(d) km accepted for radius \(r)") }
-                if r >= 1, r <= 10_000, d < r / 2, abs(p.lon2 - p.lon1) <= 180 {
-                    near += 1
-                    if accepted { acceptedNear += 1 }
-                }
+        Self.radiiOverPairs(seed: seed, alsoTimes: [2, 3]) { k, p, d, r in
+            let accepted = Self.upperBound(p) <= GeoDistance.insideLimit(radiusKm: r)
+            if accepted { #expect(d <= r, "seed \(seed) pair \(k): \(p) at \(d) km accepted for radius \(r)") }
+            if r >= 1, r <= 10_000, d < r / 2, abs(p.lon2 - p.lon1) <= 180 {
+                near += 1
+                if accepted { acceptedNear += 1 }
             }
         }
         #expect(near > 0 && acceptedNear == near, "\(acceptedNear) of \(near) points within half the radius accepted")
+    }
+
+    /// `check(pair, km's term, bound)` over 100,000 `pairs`, each also with its second
+    /// longitude moved by `shifts` (turns east or west); returns how many unmoved pairs
+    /// with a positive term the bound `tight`ly follows.
+    static func boundOverPairs(seed: UInt64, shifts: [Double], bound: (Pair) -> Double,
+                               check: (Pair, Double, Double) -> Void, tight: (Double, Double) -> Bool) -> Int {
+        var count = 0
+        for var p in pairs(100_000, seed: seed) {
+            for shift in shifts {
+                p.lon2 += shift
+                let (a, b) = (haversine(p), bound(p))
+                check(p, a, b)
+                if shift == 0, a > 0, tight(a, b) { count += 1 }
+                p.lon2 -= shift
+            }
+        }
+        return count
+    }
+
+    /// `body(k, pair, km, radius)` over 50,000 `pairs` and radii from 5 to 20,000 km, the
+    /// distance itself and its neighbours to the ulp and to 1e-9, and the distance times
+    /// each of `alsoTimes`.
+    static func radiiOverPairs(seed: UInt64, alsoTimes: [Double], _ body: (Int, Pair, Double, Double) -> Void) {
+        for (k, p) in pairs(50_000, seed: seed).enumerated() {
+            let d = exact(p)
+            let radii = [5, 50, 200, 20_000, d, d.nextUp, d.nextDown, d * (1 + 1e-9), d * (1 - 1e-9)] + alsoTimes.map { d * $0 }
+            for r in radii where r >= 0 { body(k, p, d, r) }
+        }
     }
 
     /// No bound where it would not be safe: radii under a metre and beyond ~19,000 km.
