@@ -64,6 +64,15 @@ package enum Parallel {
         return (first.current!, second.current!)
     }
 
+    /// `both` of two jobs that cannot fail.
+    package static func pair<A: Sendable, B: Sendable>(_ a: @Sendable () -> A, _ b: @Sendable () -> B) -> (A, B) {
+        do {
+            return try both(a, b)
+        } catch {
+            preconditionFailure("unreachable: neither job throws (\(error))")
+        }
+    }
+
     /// The `k`-th of `parts` contiguous, near-equal ranges of 0..<n.
     package static func range(_ k: Int, of parts: Int, in n: Int) -> Range<Int> {
         (n * k / parts)..<(n * (k + 1) / parts)

@@ -33,8 +33,11 @@ package struct PlaymateStage: Stage {
     package func run(_ context: StageContext) throws -> StageOutcome {
         var clock = PhaseClock()
         let settings = try RankingConfig.settings(context.config, asOf: context.asOf, runDate: context.runDate)
-        let players = try context.read(.players)
-        let sessions = try context.read(.sessions)
+        // The two tables on one core each (read one after the other, they left a core idle);
+        // when both are damaged, the players' error is the one reported, as before.
+        let (readPlayers, readSessions) = Parallel.pair(
+            { Result { try context.read(.players) } }, { Result { try context.read(.sessions) } })
+        let players = try readPlayers.get(), sessions = try readSessions.get()
         clock.lap("read")
         try Self.checkIndices(players: players, sessions: sessions, file: try context.url(of: StageTable.sessions).path)
         let ranker = PlaymateRanker(players: players, sessions: sessions, settings: settings)

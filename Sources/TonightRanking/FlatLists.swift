@@ -20,6 +20,28 @@ package struct FlatLists<Element: Sendable>: Sendable {
         for l in lists { append(l) }
     }
 
+    /// The lists `0..<count` of where each value occurs in `lists`: list `v` holds, in
+    /// increasing order, every `i` whose `lists[i]` holds `v` (once per occurrence), as
+    /// appending `i` to list `v` for each value of each list in turn would give. A counting
+    /// sort in two passes: no array per list.
+    package init(inverting lists: [[Int32]], count: Int) where Element == Int32 {
+        var starts = [Int32](repeating: 0, count: count + 1)
+        for l in lists {
+            for v in l { starts[Int(v) + 1] += 1 }
+        }
+        for k in 0..<count { starts[k + 1] += starts[k] }
+        var next = Array(starts.dropLast())
+        var values = [Int32](repeating: 0, count: Int(starts[count]))
+        for (i, l) in lists.enumerated() {
+            for v in l {
+                values[Int(next[Int(v)])] = Int32(i)
+                next[Int(v)] += 1
+            }
+        }
+        self.starts = starts
+        self.values = values
+    }
+
     /// Appends one list.
     package mutating func append(_ list: some Collection<Element>) {
         values.append(contentsOf: list)

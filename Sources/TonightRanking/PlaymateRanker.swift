@@ -97,35 +97,19 @@ package final class PlaymateRanker: Sendable {
         self.players = players
         self.sessions = sessions
         self.settings = settings
-        var memberOf = [[Int32]](repeating: [], count: players.count)
-        var open: [Int32] = []
-        var cellOf: [Int64: [Int32]] = [:]
-        var created = [Int](repeating: 0, count: players.count)
-        for (i, s) in sessions.enumerated() {
-            if s.creator >= 0 { created[Int(s.creator)] += 1 }
-            for p in Self.members(s) { memberOf[Int(p)].append(Int32(i)) }
-            if s.occursAt > settings.asOf && Self.memberCount(s) < s.capacity {
-                open.append(Int32(i))
-                cellOf[GeoGrid.cell(s.lat, s.lon), default: []].append(Int32(i))
-            }
-        }
-        self.memberOf = FlatLists(memberOf)
+        // The two halves that need nothing of each other, one core each (the same tables
+        // whatever the width: each half runs as one job).
+        let (m, f) = Parallel.pair(
+            { SessionMembers(sessions, players: players.count, settings: settings) },
+            { ItemFacts(players, sessions, settings: settings) })
+        memberOf = m.memberOf
+        let open = m.open, cellOf = m.cellOf
         self.open = open
-        self.created = created
-        let today = Int(CivilTime.floorDiv(settings.asOf, 86_400))
-        let ageGroup = players.map { p in p.birthday.map { Self.ageGroup(birthday: $0, on: today) } }
-        self.ageGroup = ageGroup
-        var sportIDs: [String: Int32] = [:]
-        var sportNames: [String] = []
-        var sportOf: [Int32] = []
-        for s in sessions {
-            if sportIDs[s.sport] == nil {
-                sportIDs[s.sport] = Int32(sportNames.count)
-                sportNames.append(s.sport)
-            }
-            sportOf.append(sportIDs[s.sport]!)
-        }
-        self.sportIDs = sportIDs
+        created = m.created
+        sessionIDJSON = m.sessionIDJSON
+        ageGroup = f.ageGroup
+        let sportNames = f.sportNames, sportOf = f.sportOf
+        sportIDs = f.sportIDs
         self.sportNames = sportNames
         let byName = sportNames.indices.sorted { sportNames[$0].utf8.lexicographicallyPrecedes(sportNames[$1].utf8) }
         var sportRank = [Int32](repeating: 0, count: sportNames.count)
@@ -136,31 +120,14 @@ package final class PlaymateRanker: Sendable {
         var isOpen = [Bool](repeating: false, count: sessions.count)
         for s in open { isOpen[Int(s)] = true }
         self.isOpen = isOpen
-        var levels: [String: Int32] = [:]
-        let skillLevel = sessions.map { s -> Int32 in
-            guard let level = s.skillLevel, !level.isEmpty else { return 0 }
-            if let k = levels[level] { return k }
-            let k = Int32(levels.count + 1)
-            levels[level] = k
-            return k
-        }
-        self.skillLevel = skillLevel
-        skillBit = skillLevel.map { $0 == 0 ? 0 : 1 << UInt64(($0 - 1) & 63) }
-        skillBitsShared = levels.count > 64
-        membersOf = sessions.map(Self.members)
-        var declinedOf: [Int32: [Int32]] = [:]
-        if players.contains(where: { $0.feedback != nil }) {
-            let sessionIndex = Dictionary(sessions.enumerated().map { ($1.id, Int32($0)) }, uniquingKeysWith: { a, _ in a })
-            for (u, p) in players.enumerated() {
-                guard let declined = p.feedback?.declined, !declined.isEmpty else { continue }
-                declinedOf[Int32(u)] = declined.compactMap { sessionIndex[$0] }
-            }
-        }
-        self.declinedOf = declinedOf
-        // Per player: its gender and age group as indexes (-1 if unknown).
-        let genderOf = players.map { p in p.gender.flatMap { Self.genders.firstIndex(of: $0) } ?? -1 }
-        let ageOf = ageGroup.map { g in g.flatMap { Self.ageGroups.firstIndex(of: $0) } ?? -1 }
-        let membersOf = self.membersOf
+        skillLevel = f.skillLevel
+        skillBit = f.skillLevel.map { $0 == 0 ? 0 : 1 << UInt64(($0 - 1) & 63) }
+        skillBitsShared = f.levels > 64
+        let membersOf = m.membersOf
+        self.membersOf = membersOf
+        declinedOf = f.declinedOf
+        // Per session, its known players per gender and per age group.
+        let genderOf = f.genderOf, ageOf = f.ageOf
         var groupCounts = [Int32](repeating: 0, count: sessions.count * Self.groupsPerSession)
         for (s, members) in membersOf.enumerated() {
             for m in members {
@@ -186,10 +153,11 @@ package final class PlaymateRanker: Sendable {
         let sport = sportOf
         func lists(_ ids: [Int32]) -> SessionLists {
             let byTime = ids.sorted { timeRank[Int($0)] < timeRank[Int($1)] }
-            let rank = Dictionary(uniqueKeysWithValues: byTime.enumerated().map { ($1, $0) })
+            // Ties by place in `byTime`, which is the open sessions' (unique) time rank: a
+            // dictionary of places per cell was most of this function.
             let byPlayers = byTime.sorted { a, b in
                 let x = members[Int(a)].count, y = members[Int(b)].count
-                return x != y ? x > y : rank[a]! < rank[b]!
+                return x != y ? x > y : timeRank[Int(a)] < timeRank[Int(b)]
             }
             func listed(_ s: Int32) -> ListedSession { listedOf[Int(s)] }
             var bySportTime = [[ListedSession]](repeating: [], count: sportNames.count)
@@ -202,13 +170,6 @@ package final class PlaymateRanker: Sendable {
         gridKeys = cellOf.keys.sorted()
         grid = gridKeys.map { lists(cellOf[$0]!) }
         everywhere = lists(open)
-        var ids = FlatLists<UInt8>(), text: [UInt8] = []
-        for s in sessions {
-            text.removeAll(keepingCapacity: true)
-            JSONKey.appendEncoded(s.id, to: &text)
-            ids.append(text)
-        }
-        sessionIDJSON = ids
     }
 
     /// The session's known players: joined ones and the creator (when a known player).
