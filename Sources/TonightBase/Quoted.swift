@@ -10,8 +10,8 @@ package enum Quoted {
                 out += "…"
                 break
             }
-            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
-                out += scalar.escaped(asASCII: true)
+            if isControl(scalar) {
+                out += escape(scalar)
             } else {
                 out.unicodeScalars.append(scalar)
             }
@@ -22,4 +22,32 @@ package enum Quoted {
     }
 
     package static func text(_ s: String, limit: Int = 80) -> String { text(Array(s.utf8), limit: limit) }
+
+    /// `s` as one line of a terminal or a log: its control characters (C0, DEL, C1; line
+    /// breaks and escape sequences among them) escaped, whatever its length. What the
+    /// command's error and human log lines pass through, so that a message which took text
+    /// from an input without `text` still cannot move the cursor, recolour the terminal,
+    /// set its title or forge a log line.
+    package static func line(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: isControl) else { return s }
+        var out = ""
+        for scalar in s.unicodeScalars {
+            if isControl(scalar) {
+                out += escape(scalar)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// A control character as Swift would spell it (`\t`, `\n`, `\u{1B}`), but NUL as
+    /// `\u{0}`: `\0` followed by digits would read as another character.
+    static func escape(_ scalar: Unicode.Scalar) -> String {
+        scalar.value == 0 ? "\\u{0}" : scalar.escaped(asASCII: true)
+    }
+
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+    }
 }

@@ -172,7 +172,7 @@ struct PairRowReader {
         switch kind {
         case .eventID:
             guard let e = EventID.parse(valueBytes) else {
-                reject(line, "bad-id", "\(layout.valueColumn) '\(String(decoding: valueBytes, as: UTF8.self))' is not 16 hex digits")
+                reject(line, "bad-id", "\(layout.valueColumn) '\(TonightError.quoted(valueBytes))' is not 16 hex digits")
                 return
             }
             value = e
@@ -184,7 +184,7 @@ struct PairRowReader {
                 value = UInt64(bitPattern: a)
                 out.decimalValues += 1
             } else {
-                reject(line, "bad-id", "\(layout.valueColumn) '\(String(decoding: valueBytes, as: UTF8.self))' is not an integer id")
+                reject(line, "bad-id", "\(layout.valueColumn) '\(TonightError.quoted(valueBytes))' is not an integer id")
                 return
             }
         case .index:

@@ -140,7 +140,7 @@ package struct PlaymateLoader {
             var gender = Field.text(row["gender"])
             if let g = gender, !Self.genders.contains(g) {
                 guard let app = Self.appSpelling(g, of: Self.genders) else {
-                    reject("bad-value", "gender '\(g)' is not Female, Male or Non-binary"); return
+                    reject("bad-value", "gender '\(TonightError.quoted(g))' is not Female, Male or Non-binary"); return
                 }
                 gender = app
                 counts["value-spelling", default: 0] += 1

@@ -8,7 +8,7 @@ extension FeedCollector {
             return
         }
         guard let id = EventID.parse(text) else {
-            rejectEvent(d, "bad-id", "ID '\(text)' is not 16 hex digits")
+            rejectEvent(d, "bad-id", "ID '\(TonightError.quoted(text))' is not 16 hex digits")
             return
         }
         guard insertEventID(id) else {
@@ -28,18 +28,18 @@ extension FeedCollector {
             return
         }
         guard let venue = Self.parseInt(venueText), venue >= 0 else {
-            rejectEvent(d, "missing-field", "VenueID '\(venueText)' is not an integer id")
+            rejectEvent(d, "missing-field", "VenueID '\(TonightError.quoted(venueText))' is not an integer id")
             return
         }
         guard let day = CivilTime.parseDate(dateText.utf8) else {
-            rejectEvent(d, "bad-date", "EventDate '\(dateText)' is not a real YYYY-MM-DD date")
+            rejectEvent(d, "bad-date", "EventDate '\(TonightError.quoted(dateText))' is not a real YYYY-MM-DD date")
             return
         }
         var seconds = 0
         var tba = true
         if let timeText = d[.eventTime] {
             guard let t = CivilTime.parseTime(timeText.utf8) else {
-                rejectEvent(d, "bad-date", "EventTime '\(timeText)' is not a real HH:MM:SS time")
+                rejectEvent(d, "bad-date", "EventTime '\(TonightError.quoted(timeText))' is not a real HH:MM:SS time")
                 return
             }
             seconds = t

@@ -69,7 +69,7 @@ struct FeedCollector {
             return nil
         }
         guard let id = Self.parseInt(text), id >= 0 else {
-            reject(d, "bad-id", "ID '\(text)' is not a non-negative integer")
+            reject(d, "bad-id", "ID '\(TonightError.quoted(text))' is not a non-negative integer")
             return nil
         }
         let slot = d.section.rawValue

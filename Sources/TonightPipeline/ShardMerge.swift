@@ -166,10 +166,10 @@ private final class PartCursor {
             return JSONKey.decode(b, at: prefix)
         }
         guard let (k, _) = decoded else { throw refusal("holds a record without a leading key") }
-        if let previous, !UTF8Order.less(previous, k) { throw refusal("has keys out of order ('\(String(decoding: k, as: UTF8.self))')") }
+        if let previous, !UTF8Order.less(previous, k) { throw refusal("has keys out of order ('\(TonightError.quoted(k))')") }
         keyString = String(decoding: k, as: UTF8.self)
         guard shard.owns(keyString) else {
-            throw refusal("holds '\(keyString)', which belongs to shard \(Shard.owner(of: keyString, count: shard.count)) (a duplicated or misplaced part)")
+            throw refusal("holds '\(TonightError.quoted(keyString))', which belongs to shard \(Shard.owner(of: keyString, count: shard.count)) (a duplicated or misplaced part)")
         }
         key = k
         previous = k

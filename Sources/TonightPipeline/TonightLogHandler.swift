@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TonightBase
 
 /// swift-log handler: human-readable lines, or JSON lines with `--log-format json`, on stderr.
 package struct TonightLogHandler: LogHandler {
@@ -27,14 +28,22 @@ package struct TonightLogHandler: LogHandler {
         let line: String
         switch format {
         case .human:
-            let ts = ISO8601DateFormatter().string(from: now)
-            let meta = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            line = "\(ts) \(event.level.rawValue.uppercased()) \(event.message)\(meta)\n"
+            line = Self.humanLine(at: now, level: event.level, message: "\(event.message)", metadata: all)
         case .json:
             line = Self.jsonLine(level: event.level.rawValue, message: "\(event.message)", logger: label,
                                  fields: all.mapValues { "\($0)" })
         }
         ProgressReporter.writeAboveProgress(Data(line.utf8))
+    }
+
+    /// One human log line (with its newline): time, level, message, `key=value` metadata.
+    /// Control characters are escaped (`Quoted.line`): a message or a value that carries
+    /// text from an input cannot move the terminal's cursor, set its title or start a line
+    /// of its own that would pass for another log line.
+    static func humanLine(at date: Date, level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
+        let ts = ISO8601DateFormatter().string(from: date)
+        let meta = metadata.isEmpty ? "" : " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        return "\(ts) \(level.rawValue.uppercased()) \(Quoted.line(message + meta))\n"
     }
 
     /// One JSON log line (with its newline): `ts`, `level`, `msg`, `logger` and `fields`

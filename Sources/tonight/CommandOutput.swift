@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 import TonightCore
 import TonightPipeline
 
@@ -30,7 +31,7 @@ enum CommandOutput {
     /// or a JSON `error` line with the same parts as fields and the exit code.
     static func error(_ e: TonightError, exitCode: Int32) {
         guard json else {
-            FileHandle.standardError.write(Data("tonight: error: \(e.description)\n".utf8))
+            FileHandle.standardError.write(Data("tonight: error: \(Quoted.line(e.description))\n".utf8))
             return
         }
         var fields: [String: any Sendable] = ["exitCode": Int(exitCode), "kind": e.kind.rawValue]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TonightBase
 import TonightCore
 import TonightPipeline
 import TonightSnapshot
@@ -151,7 +152,7 @@ struct SnapshotCommand: ParsableCommand {
         func run() throws {
             let snapshot = try location.open(id)
             let report = snapshot.verify(references: references) { try ContentHash.file(URL(fileURLWithPath: $0)) }
-            for p in report.problems { print("problem: \(p.description)") }
+            for p in report.problems { print("problem: \(Quoted.line(p.description))") }
             print("snapshot \(snapshot.id): \(report.datasets) datasets, \(report.records) records, \(report.bytes) bytes"
                   + (references ? ", \(report.references) references" : "") + ": "
                   + (report.isValid ? "OK" : "\(report.problems.count) problem(s)"))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TonightBase
 import TonightCore
 import TonightPipeline
 import TonightSnapshot
@@ -45,7 +46,7 @@ struct Tonight: ParsableCommand {
             if CommandOutput.json {
                 CommandOutput.error(mapped, exitCode: mapped.exitCode)
             } else {
-                FileHandle.standardError.write(Data("tonight: error: \(e.description)\n".utf8))
+                FileHandle.standardError.write(Data("tonight: error: \(Quoted.line(e.description))\n".utf8))
             }
             Foundation.exit(mapped.exitCode)
         } catch {
