@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 import TonightCore
 import TonightFeed
 import TonightGeo
@@ -31,7 +32,9 @@ package struct GeocodeStage: Stage {
             counts[p.precision.rawValue, default: 0] += 1
             byID[v.id] = p
             if p.precision == .none {
-                unresolved.append("\(v.id) \(v.name) (\([v.city, v.state, v.zip].compactMap { $0 }.joined(separator: ", ")))")
+                // One line each, read by people (the file, the run record, the report): the
+                // feed's text with its control characters escaped.
+                unresolved.append(Quoted.line("\(v.id) \(v.name) (\([v.city, v.state, v.zip].compactMap { $0 }.joined(separator: ", ")))"))
             }
         }
         guard let zones = context.timeZones else { throw TonightError(.internal, "geocode runs without the time zone database") }

@@ -60,6 +60,100 @@ import TonightCore
         }
     }
 
+    /// Every column of every export, one at a time: the first row's value replaced by control
+    /// characters (ESC, BEL, C1's CSI, NUL, a line break inside the quoted field). Whether
+    /// the row is rejected or the run stops, no error, reject or run record repeats them raw
+    /// (what the command's last line of defence, `Quoted.line`, does not cover).
+    static var exportColumns: [String] {
+        ["tickets", "playmate"].flatMap { folder -> [String] in
+            let dir = tinyInputs.appendingPathComponent(folder)
+            return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted().flatMap { file -> [String] in
+                let header = (try? String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8))?.split(separator: "\n").first ?? ""
+                return header.split(separator: ",").indices.map { "\(folder)/\(file)#\($0)" }
+            }
+        }
+    }
+
+    /// The files of a run that people read: rejects, run and stage records, the report, the
+    /// list of venues the geocoding could not place.
+    static let readByPeople = ["rejects.ndjson", "run.json", "stage.json", "report.md", "unresolved-venues.txt"]
+
+    @Test(arguments: exportColumns)
+    func noExportColumnEchoesControlCharacters(_ column: String) throws {
+        let parts = column.split(separator: "#")
+        let inputs = copyOfTinyInputs()
+        let file = inputs.appendingPathComponent(String(parts[0]))
+        var lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var fields = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[Int(parts[1])!] = "\"7\u{1B}]0;x\u{07}\u{9B}2J\u{0}<\n>\""
+        lines[1] = fields.joined(separator: ",")
+        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let work = temporaryDirectory()
+        var texts: [String] = []
+        do {
+            try runner(inputs: inputs, work: work).run()
+        } catch let e as TonightError {
+            texts.append(e.description)
+        }
+        for case let path as String in FileManager.default.enumerator(atPath: work.path)!
+        where Self.readByPeople.contains(where: path.hasSuffix) {
+            texts.append(try String(contentsOf: work.appendingPathComponent(path), encoding: .utf8))
+        }
+        for text in texts {
+            // JSON files hold their escapes as text: only what is raw counts.
+            let raw = text.unicodeScalars.filter { $0 != "\n" && Quoted.isControl($0) }
+            #expect(raw.isEmpty, "\(column): \(raw.map { String($0.value, radix: 16) }) in \(Quoted.line(String(text.prefix(600))))")
+        }
+    }
+
+    /// Every value of the first artist, category, venue and event of the feed, one at a time:
+    /// C1's CSI and next-line characters and a tab put in front of it (XML forbids the other
+    /// C0 characters in text, not these). The same check as for the exports.
+    static var feedValues: [Int] {
+        let lines = ((try? String(contentsOf: tinyInputs.appendingPathComponent("feed.xml"), encoding: .utf8)) ?? "")
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        return ["Artist", "Category", "Venue", "Event"].flatMap { tag -> [Int] in
+            guard let start = lines.firstIndex(where: { $0.contains("<\(tag) ") }),
+                  let end = lines[start...].firstIndex(where: { $0.contains("</\(tag)>") }) else { return [] }
+            return (start..<end).filter { lines[$0].contains("ID=\"") || lines[$0].contains("</") }
+        }
+    }
+
+    @Test(arguments: feedValues)
+    func noFeedValueEchoesControlCharacters(_ line: Int) throws {
+        let inputs = copyOfTinyInputs()
+        let file = inputs.appendingPathComponent("feed.xml")
+        var lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let hostile = "\u{9B}2J\u{85}\t"
+        for marker in ["<![CDATA[", "ID=\"", ">"] {
+            guard let r = lines[line].range(of: marker, options: marker == ">" ? .backwards : []) else { continue }
+            // An element's text: after the `>` that opens it (the last `>` before `</`).
+            if marker == ">", let close = lines[line].range(of: "</"), let open = lines[line][..<close.lowerBound].range(of: ">", options: .backwards) {
+                lines[line].insert(contentsOf: hostile, at: open.upperBound)
+            } else if marker != ">" {
+                lines[line].insert(contentsOf: hostile, at: r.upperBound)
+            }
+            break
+        }
+        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let work = temporaryDirectory()
+        var texts: [String] = []
+        do {
+            try runner(inputs: inputs, work: work).run()
+        } catch let e as TonightError {
+            texts.append(e.description)
+        }
+        for case let path as String in FileManager.default.enumerator(atPath: work.path)!
+        where Self.readByPeople.contains(where: path.hasSuffix) {
+            texts.append(try String(contentsOf: work.appendingPathComponent(path), encoding: .utf8))
+        }
+        #expect(!texts.isEmpty || FileManager.default.fileExists(atPath: work.appendingPathComponent("out/snapshots/CURRENT").path))
+        for text in texts {
+            let raw = text.unicodeScalars.filter { $0 != "\n" && $0 != "\t" && Quoted.isControl($0) }
+            #expect(raw.isEmpty, "line \(line + 1): \(raw.map { String($0.value, radix: 16) }) in \(Quoted.line(String(text.prefix(600))))")
+        }
+    }
+
     @Test func aHumanLogLineIsOneLineOfText() {
         let line = TonightLogHandler.humanLine(
             at: Date(timeIntervalSince1970: 0), level: .warning, message: "file 'a\u{1B}[2Jb' not read\nforged INFO line",
