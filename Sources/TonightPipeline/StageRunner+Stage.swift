@@ -131,7 +131,9 @@ extension StageRunner {
         record.rows = outcome.rows
         record.warnings = outcome.warnings
         record.rejects = outcome.rejects
-        record.details = outcome.details
+        // Read by people (`tonight runs show`, the report): the feed's and exports' text in
+        // them (unknown sources, examples of faults) with control characters escaped.
+        record.details = outcome.details.mapValues { Quoted.line($0) }
         do {
             record.outputs = try Self.outputs(of: tmp)
             try record.write(to: tmp.appendingPathComponent("stage.json"))

@@ -76,7 +76,7 @@ import TonightCore
 
     /// The files of a run that people read: rejects, run and stage records, the report, the
     /// list of venues the geocoding could not place.
-    static let readByPeople = ["rejects.ndjson", "run.json", "stage.json", "report.md", "unresolved-venues.txt"]
+    static let readByPeople = ["rejects.ndjson", "run.json", "stage.json", "report.md", "unresolved-venues.txt", "unknown-sources.txt"]
 
     @Test(arguments: exportColumns)
     func noExportColumnEchoesControlCharacters(_ column: String) throws {
@@ -151,6 +151,33 @@ import TonightCore
         for text in texts {
             let raw = text.unicodeScalars.filter { $0 != "\n" && $0 != "\t" && Quoted.isControl($0) }
             #expect(raw.isEmpty, "line \(line + 1): \(raw.map { String($0.value, radix: 16) }) in \(Quoted.line(String(text.prefix(600))))")
+        }
+    }
+
+    /// The affinity file: a block whose header names an artist the feed lacks (listed among the
+    /// stage's unknown sources) with C1's CSI and next-line characters in the name. (A bad
+    /// line's detail was quoted already.)
+    @Test func noAffinityTextEchoesControlCharacters() throws {
+        let inputs = copyOfTinyInputs()
+        let file = inputs.appendingPathComponent("affinity.txt")
+        var text = try String(contentsOf: file, encoding: .utf8)
+        if !text.hasSuffix("\n") { text += "\n" }
+        text += "Recommended artists for Nobody\u{9B}2J\u{85}Known\n1096,Toronto Symphony Orchestra,0.1\n-----\n"
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let work = temporaryDirectory()
+        var texts: [String] = []
+        do {
+            try runner(inputs: inputs, work: work).run()
+        } catch let e as TonightError {
+            texts.append(e.description)
+        }
+        for case let path as String in FileManager.default.enumerator(atPath: work.path)! where Self.readByPeople.contains(where: path.hasSuffix) {
+            texts.append(try String(contentsOf: work.appendingPathComponent(path), encoding: .utf8))
+        }
+        #expect(texts.contains { $0.contains(#"Nobody\u{009B}2J\u{0085}Known"#) }, "the unknown source is listed, escaped")
+        for text in texts {
+            let raw = text.unicodeScalars.filter { $0 != "\n" && Quoted.isControl($0) }
+            #expect(raw.isEmpty, "\(raw.map { String($0.value, radix: 16) }) in \(Quoted.line(String(text.prefix(600))))")
         }
     }
 
