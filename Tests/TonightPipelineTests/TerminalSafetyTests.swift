@@ -78,6 +78,32 @@ import TonightCore
     /// list of venues the geocoding could not place.
     static let readByPeople = ["rejects.ndjson", "run.json", "stage.json", "report.md", "unresolved-venues.txt", "unknown-sources.txt"]
 
+    /// Runs the job on `inputs`: what people read of it, the error (when the run stopped) and
+    /// the files of `readByPeople`.
+    static func textsReadByPeople(afterRunning inputs: URL) throws -> [String] {
+        let work = temporaryDirectory()
+        var texts: [String] = []
+        do {
+            try runner(inputs: inputs, work: work).run()
+        } catch let e as TonightError {
+            texts.append(e.description)
+        }
+        for case let path as String in FileManager.default.enumerator(atPath: work.path)! where readByPeople.contains(where: path.hasSuffix) {
+            texts.append(try String(contentsOf: work.appendingPathComponent(path), encoding: .utf8))
+        }
+        #expect(!texts.isEmpty)
+        return texts
+    }
+
+    /// No control character but line breaks in any of `texts` (JSON files hold their escapes
+    /// as text: only what is raw counts).
+    static func expectNoRawControls(_ texts: [String], _ what: String) {
+        for text in texts {
+            let raw = text.unicodeScalars.filter { $0 != "\n" && Quoted.isControl($0) }
+            #expect(raw.isEmpty, "\(what): \(raw.map { String($0.value, radix: 16) }) in \(Quoted.line(String(text.prefix(600))))")
+        }
+    }
+
     @Test(arguments: exportColumns)
     func noExportColumnEchoesControlCharacters(_ column: String) throws {
         let parts = column.split(separator: "#")
@@ -88,22 +114,7 @@ import TonightCore
         fields[Int(parts[1])!] = "\"7\u{1B}]0;x\u{07}\u{9B}2J\u{0}<\n>\""
         lines[1] = fields.joined(separator: ",")
         try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        let work = temporaryDirectory()
-        var texts: [String] = []
-        do {
-            try runner(inputs: inputs, work: work).run()
-        } catch let e as TonightError {
-            texts.append(e.description)
-        }
-        for case let path as String in FileManager.default.enumerator(atPath: work.path)!
-        where Self.readByPeople.contains(where: path.hasSuffix) {
-            texts.append(try String(contentsOf: work.appendingPathComponent(path), encoding: .utf8))
-        }
-        for text in texts {
-            // JSON files hold their escapes as text: only what is raw counts.
-            let raw = text.unicodeScalars.filter { $0 != "\n" && Quoted.isControl($0) }
-            #expect(raw.isEmpty, "\(column): \(raw.map { String($0.value, radix: 16) }) in \(Quoted.line(String(text.prefix(600))))")
-        }
+        Self.expectNoRawControls(try Self.textsReadByPeople(afterRunning: inputs), column)
     }
 
     /// Every value of the first artist, category, venue and event of the feed, one at a time:
@@ -125,33 +136,14 @@ import TonightCore
         let file = inputs.appendingPathComponent("feed.xml")
         var lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let hostile = "\u{9B}2J\u{85}\t"
-        for marker in ["<![CDATA[", "ID=\"", ">"] {
-            guard let r = lines[line].range(of: marker, options: marker == ">" ? .backwards : []) else { continue }
-            // An element's text: after the `>` that opens it (the last `>` before `</`).
-            if marker == ">", let close = lines[line].range(of: "</"), let open = lines[line][..<close.lowerBound].range(of: ">", options: .backwards) {
-                lines[line].insert(contentsOf: hostile, at: open.upperBound)
-            } else if marker != ">" {
-                lines[line].insert(contentsOf: hostile, at: r.upperBound)
-            }
-            break
+        // Inside a CDATA section, at an ID's start, or at the start of an element's text.
+        if let r = lines[line].range(of: "<![CDATA[") ?? lines[line].range(of: "ID=\"") {
+            lines[line].insert(contentsOf: hostile, at: r.upperBound)
+        } else if let close = lines[line].range(of: "</"), let open = lines[line][..<close.lowerBound].range(of: ">", options: .backwards) {
+            lines[line].insert(contentsOf: hostile, at: open.upperBound)
         }
         try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        let work = temporaryDirectory()
-        var texts: [String] = []
-        do {
-            try runner(inputs: inputs, work: work).run()
-        } catch let e as TonightError {
-            texts.append(e.description)
-        }
-        for case let path as String in FileManager.default.enumerator(atPath: work.path)!
-        where Self.readByPeople.contains(where: path.hasSuffix) {
-            texts.append(try String(contentsOf: work.appendingPathComponent(path), encoding: .utf8))
-        }
-        #expect(!texts.isEmpty || FileManager.default.fileExists(atPath: work.appendingPathComponent("out/snapshots/CURRENT").path))
-        for text in texts {
-            let raw = text.unicodeScalars.filter { $0 != "\n" && $0 != "\t" && Quoted.isControl($0) }
-            #expect(raw.isEmpty, "line \(line + 1): \(raw.map { String($0.value, radix: 16) }) in \(Quoted.line(String(text.prefix(600))))")
-        }
+        Self.expectNoRawControls(try Self.textsReadByPeople(afterRunning: inputs), "line \(line + 1)")
     }
 
     /// The affinity file: a block whose header names an artist the feed lacks (listed among the
@@ -164,21 +156,9 @@ import TonightCore
         if !text.hasSuffix("\n") { text += "\n" }
         text += "Recommended artists for Nobody\u{9B}2J\u{85}Known\n1096,Toronto Symphony Orchestra,0.1\n-----\n"
         try text.write(to: file, atomically: true, encoding: .utf8)
-        let work = temporaryDirectory()
-        var texts: [String] = []
-        do {
-            try runner(inputs: inputs, work: work).run()
-        } catch let e as TonightError {
-            texts.append(e.description)
-        }
-        for case let path as String in FileManager.default.enumerator(atPath: work.path)! where Self.readByPeople.contains(where: path.hasSuffix) {
-            texts.append(try String(contentsOf: work.appendingPathComponent(path), encoding: .utf8))
-        }
+        let texts = try Self.textsReadByPeople(afterRunning: inputs)
         #expect(texts.contains { $0.contains(#"Nobody\u{009B}2J\u{0085}Known"#) }, "the unknown source is listed, escaped")
-        for text in texts {
-            let raw = text.unicodeScalars.filter { $0 != "\n" && Quoted.isControl($0) }
-            #expect(raw.isEmpty, "\(raw.map { String($0.value, radix: 16) }) in \(Quoted.line(String(text.prefix(600))))")
-        }
+        Self.expectNoRawControls(texts, "affinity")
     }
 
     @Test func aHumanLogLineIsOneLineOfText() {
