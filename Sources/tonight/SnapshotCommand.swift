@@ -94,7 +94,7 @@ struct SnapshotCommand: ParsableCommand {
             if let keys { return try batch(snapshot, keys) }
             let key = self.key!
             guard let json = try snapshot.json(dataset, key: key) else {
-                FileHandle.standardError.write(Data("tonight: no record '\(key)' in \(dataset) of snapshot \(snapshot.id)\n".utf8))
+                FileHandle.standardError.write(Data("tonight: no record '\(Quoted.text(key))' in \(Quoted.text(dataset)) of snapshot \(snapshot.id)\n".utf8))
                 throw ExitCode(1)
             }
             FileHandle.standardOutput.write(Data(json + [0x0A]))

@@ -161,6 +161,16 @@ import TonightCore
         Self.expectNoRawControls(texts, "affinity")
     }
 
+    /// A key pasted from somewhere into `snapshot get`: the miss names it escaped.
+    @Test func aMissingKeyIsEscapedInTheMessage() throws {
+        let work = temporaryDirectory()
+        #expect(try runTonight(["run", "--work", work.path, "--out", work.path + "/out"]).status == 0)
+        let r = try runTonight(["snapshot", "get", "explore", "a\u{1B}[2J\u{9B}b", "--out", work.path + "/out"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains(#"no record 'a\u{1B}[2J\u{009B}b' in explore"#), "\(Quoted.line(r.stderr))")
+        Self.expectNoRawControls([r.stderr], "snapshot get")
+    }
+
     @Test func aHumanLogLineIsOneLineOfText() {
         let line = TonightLogHandler.humanLine(
             at: Date(timeIntervalSince1970: 0), level: .warning, message: "file 'a\u{1B}[2Jb' not read\nforged INFO line",
