@@ -119,6 +119,14 @@ final class CSVFile: @unchecked Sendable {
         return parts
     }
 
+    /// A header's column names for a message: the first `limit`, each quoted and cut at 40
+    /// characters, then how many more (a broken exporter's header of 200,000 columns made a
+    /// 1.7 MB error line).
+    static func headerList(_ names: [String], limit: Int = 20) -> String {
+        names.prefix(limit).map { TonightError.quoted($0, limit: 40) }.joined(separator: ", ")
+            + (names.count > limit ? ", … (\(names.count - limit) more)" : "")
+    }
+
     /// Whether `b` holds a CR not followed by LF (a line end to the RFC 4180 reader, which the
     /// fast paths do not handle). memchr skips files without CRs at memory speed.
     static func hasLoneCR(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -198,7 +206,7 @@ final class CSVFile: @unchecked Sendable {
                 let separator = only.contains(";") ? "';' (Excel's CSV in a locale with a decimal comma)" : only.contains("\t") ? "tabs" : nil
                 throw TonightError(
                     .invalidInput,
-                    "required column '\(r)' is missing (header: \(cols.keys.sorted().map { TonightError.quoted($0, limit: 40) }.joined(separator: ", ")))",
+                    "required column '\(r)' is missing (header: \(Self.headerList(cols.keys.sorted())))",
                     file: url.path, line: header.line,
                     hint: separator.map { "the columns seem to be separated by \($0): export the file with commas (RFC 4180, user-data.md)" }
                         ?? "check the export's column names (user-data.md)")

@@ -51,8 +51,11 @@ package struct ParseFeedStage: Stage {
         outcome.warnings = result.warnings
         for r in result.rejects { outcome.rejects[r.reason, default: 0] += 1 }
         if !result.unknownElements.isEmpty {
-            outcome.details["unknownElements"] = result.unknownElements.sorted { $0.key < $1.key }
-                .map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+            // Up to 1,000 names (`XMLLimits.maxUnknownNames`), each as long as libxml2 lets a
+            // name be: the record lists the first 50, cut at 40 characters, and counts the rest.
+            let names = result.unknownElements.sorted { $0.key < $1.key }
+            outcome.details["unknownElements"] = names.prefix(50).map { "\(TonightError.quoted($0.key, limit: 40)) (\($0.value))" }
+                .joined(separator: ", ") + (names.count > 50 ? ", … (\(names.count - 50) more)" : "")
         }
         outcome.details["inputBytes"] = String(result.inputBytes)
         return outcome

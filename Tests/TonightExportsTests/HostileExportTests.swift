@@ -138,6 +138,19 @@ import TonightBase
         #expect(e?.message.contains("us\\u{1B}[2jer_id") == true && e?.message.contains("\u{1b}") == false, "\(String(describing: e))")
     }
 
+    /// A header of 200,000 columns without the required one: the message lists the first 20
+    /// names and counts the rest (it listed every one: a 1.7 MB line).
+    @Test func aHugeHeaderIsListedInPart() throws {
+        let header = (0..<200_000).map { "c\($0)" }.joined(separator: ",")
+        let e = #expect(throws: TonightError.self) {
+            try Self.load(["users.csv": header + "\n"])
+        }
+        let text = e.map { "\($0)" } ?? ""
+        #expect(text.contains("required column 'user_id' is missing (header: c0, c1, c10, c100, c1000, c10000"), "\(text.prefix(300))")
+        #expect(text.contains(", … (199980 more))"), "\(text.prefix(600))")
+        #expect(text.utf8.count < 1_000, "\(text.utf8.count) bytes")
+    }
+
     @Test func rowsWithTheWrongNumberOfFieldsAreRejected() throws {
         let r = try Self.load([
             "users.csv": Self.users(["few,40,-74", "many,40,-74,10,,x", "\"quoted\",40,-74,10,,extra"]),
