@@ -185,7 +185,9 @@ package enum FeedParser {
         if let err = xmlCtxtGetLastError(context.ctxt), err.pointee.code != 0 {
             let e = err.pointee
             var message = e.message.map { String(cString: $0) } ?? "not well-formed XML"
-            message = message.trimmingCharacters(in: .whitespacesAndNewlines)
+            // libxml2 repeats names from the document (an entity's, a tag's): quoted and cut
+            // at 200 characters, so a 40 KB entity name does not make a 40 KB error line.
+            message = TonightError.quoted(message.trimmingCharacters(in: .whitespacesAndNewlines), limit: 200)
             let line = e.line > 0 ? Int(e.line) : context.line
             let column = e.int2 > 0 ? Int(e.int2) : context.column
             return TonightError(

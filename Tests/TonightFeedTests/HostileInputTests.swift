@@ -27,6 +27,17 @@ import TonightGenerator
     }
 
     /// The attribute flood is refused at the tag, with the tag's line.
+    /// libxml2's message repeats the document's names: an undeclared entity of 40,000
+    /// characters is cut to 200 in the error (it was repeated whole: a 40 KB line).
+    @Test func libxml2MessagesAreCut() throws {
+        let name = String(repeating: "e", count: 40_000)
+        let e = #expect(throws: TonightError.self) { try parseFeed(feed(categories: "<Category ID=\"1\"><CategoryName>&\(name);</CategoryName></Category>")) }
+        let text = e.map { "\($0)" } ?? ""
+        #expect(text.contains("not well-formed XML: Entity 'eeee"), "\(text.prefix(300))")
+        #expect(text.contains("…"), "\(text.prefix(300))")
+        #expect(text.utf8.count < 600, "\(text.utf8.count) bytes")
+    }
+
     @Test func attributeFloodNamesItsLine() throws {
         let url = try HostileFeed.parserAttacks.first { $0.name == "100,000 attributes" }!.write(into: temporaryDirectory())
         let e = #expect(throws: TonightError.self) { try FeedParser.parse(url) }
