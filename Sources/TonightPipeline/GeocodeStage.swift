@@ -33,8 +33,10 @@ package struct GeocodeStage: Stage {
             byID[v.id] = p
             if p.precision == .none {
                 // One line each, read by people (the file, the run record, the report): the
-                // feed's text with its control characters escaped.
-                unresolved.append(Quoted.line("\(v.id) \(v.name) (\([v.city, v.state, v.zip].compactMap { $0 }.joined(separator: ", ")))"))
+                // feed's text with its control characters escaped, each field cut at 80
+                // characters (a 20 KB state made a 20 KB line).
+                let place = [v.city, v.state, v.zip].compactMap { $0 }.map { TonightError.quoted($0) }.joined(separator: ", ")
+                unresolved.append("\(v.id) \(TonightError.quoted(v.name)) (\(place))")
             }
         }
         guard let zones = context.timeZones else { throw TonightError(.internal, "geocode runs without the time zone database") }

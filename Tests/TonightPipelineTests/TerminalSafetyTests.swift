@@ -61,7 +61,8 @@ import TonightCore
     }
 
     /// Every column of every export, one at a time: the first row's value replaced by control
-    /// characters (ESC, BEL, C1's CSI, NUL, a line break inside the quoted field). Whether
+    /// characters (ESC, BEL, C1's CSI, NUL, a line break inside the quoted field) and 20,000
+    /// more characters. Whether
     /// the row is rejected or the run stops, no error, reject or run record repeats them raw
     /// (what the command's last line of defence, `Quoted.line`, does not cover).
     static var exportColumns: [String] {
@@ -96,11 +97,14 @@ import TonightCore
     }
 
     /// No control character but line breaks in any of `texts` (JSON files hold their escapes
-    /// as text: only what is raw counts).
-    static func expectNoRawControls(_ texts: [String], _ what: String) {
+    /// as text: only what is raw counts), and no line longer than `maxLine` bytes: a planted
+    /// value of 20,000 characters is repeated cut, never whole.
+    static func expectNoRawControls(_ texts: [String], _ what: String, maxLine: Int = 2_000) {
         for text in texts {
             let raw = text.unicodeScalars.filter { $0 != "\n" && Quoted.isControl($0) }
             #expect(raw.isEmpty, "\(what): \(raw.map { String($0.value, radix: 16) }) in \(Quoted.line(String(text.prefix(600))))")
+            let longest = text.split(separator: "\n").map(\.utf8.count).max() ?? 0
+            #expect(longest <= maxLine, "\(what): a line of \(longest) bytes in \(Quoted.line(String(text.prefix(300))))")
         }
     }
 
@@ -111,15 +115,15 @@ import TonightCore
         let file = inputs.appendingPathComponent(String(parts[0]))
         var lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var fields = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        fields[Int(parts[1])!] = "\"7\u{1B}]0;x\u{07}\u{9B}2J\u{0}<\n>\""
+        fields[Int(parts[1])!] = "\"7\u{1B}]0;x\u{07}\u{9B}2J\u{0}<\n>" + String(repeating: "x", count: 20_000) + "\""
         lines[1] = fields.joined(separator: ",")
         try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
         Self.expectNoRawControls(try Self.textsReadByPeople(afterRunning: inputs), column)
     }
 
     /// Every value of the first artist, category, venue and event of the feed, one at a time:
-    /// C1's CSI and next-line characters and a tab put in front of it (XML forbids the other
-    /// C0 characters in text, not these). The same check as for the exports.
+    /// C1's CSI and next-line characters, a tab and 20,000 digits put in front of it (XML
+    /// forbids the other C0 characters in text, not these). The same check as for the exports.
     static var feedValues: [Int] {
         let lines = ((try? String(contentsOf: tinyInputs.appendingPathComponent("feed.xml"), encoding: .utf8)) ?? "")
             .split(separator: "\n", omittingEmptySubsequences: false)
@@ -135,7 +139,7 @@ import TonightCore
         let inputs = copyOfTinyInputs()
         let file = inputs.appendingPathComponent("feed.xml")
         var lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let hostile = "\u{9B}2J\u{85}\t"
+        let hostile = "\u{9B}2J\u{85}\t" + String(repeating: "9", count: 20_000)
         // Inside a CDATA section, at an ID's start, or at the start of an element's text.
         if let r = lines[line].range(of: "<![CDATA[") ?? lines[line].range(of: "ID=\"") {
             lines[line].insert(contentsOf: hostile, at: r.upperBound)
