@@ -10,11 +10,7 @@ package enum Quoted {
                 out += "…"
                 break
             }
-            if isControl(scalar) {
-                out += escape(scalar)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
+            append(scalar, to: &out)
             n += 1
         }
         if n < limit && bytes.count > limit * 4 { out += "…" }
@@ -31,20 +27,18 @@ package enum Quoted {
     package static func line(_ s: String) -> String {
         guard s.unicodeScalars.contains(where: isControl) else { return s }
         var out = ""
-        for scalar in s.unicodeScalars {
-            if isControl(scalar) {
-                out += escape(scalar)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
+        for scalar in s.unicodeScalars { append(scalar, to: &out) }
         return out
     }
 
-    /// A control character as Swift would spell it (`\t`, `\n`, `\u{1B}`), but NUL as
-    /// `\u{0}`: `\0` followed by digits would read as another character.
-    static func escape(_ scalar: Unicode.Scalar) -> String {
-        scalar.value == 0 ? "\\u{0}" : scalar.escaped(asASCII: true)
+    /// Appends `scalar`, a control character as Swift would spell it (`\t`, `\n`, `\u{1B}`),
+    /// but NUL as `\u{0}`: `\0` followed by digits would read as another character.
+    private static func append(_ scalar: Unicode.Scalar, to out: inout String) {
+        if !isControl(scalar) {
+            out.unicodeScalars.append(scalar)
+        } else {
+            out += scalar.value == 0 ? "\\u{0}" : scalar.escaped(asASCII: true)
+        }
     }
 
     package static func isControl(_ scalar: Unicode.Scalar) -> Bool {

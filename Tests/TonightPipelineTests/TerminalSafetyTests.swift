@@ -108,6 +108,14 @@ import TonightCore
         }
     }
 
+    /// The sweeps' argument lists are built from the tiny inputs at run time: an empty list
+    /// would run no case and pass. Every column of the ten exports, and the values of the
+    /// four records, are there.
+    @Test func theSweepsCoverEveryField() {
+        #expect(Self.exportColumns.count == 42, "\(Self.exportColumns)")
+        #expect(Self.feedValues.count == 30, "\(Self.feedValues)")
+    }
+
     @Test(arguments: exportColumns)
     func noExportColumnEchoesControlCharacters(_ column: String) throws {
         let parts = column.split(separator: "#")
