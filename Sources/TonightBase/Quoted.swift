@@ -31,6 +31,32 @@ package enum Quoted {
         return out
     }
 
+    /// `s` as lines of a terminal: each line as `line` gives it, the line breaks kept. For
+    /// text made of several lines on purpose (a usage message) that may still repeat an
+    /// argument or an error's text.
+    package static func lines(_ s: String) -> String {
+        // Split by scalars: as `Character`s, "\r\n" is one and would not split at its "\n".
+        s.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line(String(String.UnicodeScalarView($0))) }.joined(separator: "\n")
+    }
+
+    /// `json` (JSON text) with DEL and the C1 controls, which JSON allows raw in a string,
+    /// written as `\u00XX` escapes: the same JSON value, and a terminal that shows the log
+    /// cannot take U+009B for the start of an escape sequence. JSON encoders escape C0
+    /// themselves; these can only stand inside strings, so the escape is always valid there.
+    package static func jsonControls(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { $0.value >= 0x7F && $0.value < 0xA0 }) else { return json }
+        var out = ""
+        for scalar in json.unicodeScalars {
+            if scalar.value >= 0x7F && scalar.value < 0xA0 {
+                out += "\\u00" + String(scalar.value, radix: 16, uppercase: true)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// Appends `scalar`, a control character as Swift would spell it (`\t`, `\n`, `\u{1B}`),
     /// but NUL as `\u{0}`: `\0` followed by digits would read as another character.
     private static func append(_ scalar: Unicode.Scalar, to out: inout String) {

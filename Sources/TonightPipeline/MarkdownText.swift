@@ -29,7 +29,7 @@ enum MarkdownText {
 
     /// `text` as a fenced code block (a fence line no line of the text can close).
     static func block(_ text: String) -> String {
-        let text = text.split(separator: "\n", omittingEmptySubsequences: false).map { Quoted.line(String($0)) }.joined(separator: "\n")
+        let text = Quoted.lines(text)
         let fence = String(repeating: "`", count: max(3, longestBacktickRun(text) + 1))
         return fence + "\n" + text + "\n" + fence
     }

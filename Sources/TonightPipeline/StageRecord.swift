@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 import TonightCore
 
 /// `stage.json`: what a stage read, wrote and counted. The fingerprint decides reuse; the
@@ -36,6 +37,8 @@ package struct StageRecord: Codable, Sendable {
     package var rows: [String: Int] = [:]
     package var warnings: [String: Int] = [:]
     package var rejects: [String: Int] = [:]
+    /// What the stage reports in words (unknown sources, examples of faults), as
+    /// `readable(_:)` made it.
     package var details: [String: String] = [:]
     package var startedAt: String = ""
     package var durationSeconds: Double = 0
@@ -107,4 +110,14 @@ extension JSONRecordFile {
 }
 
 extension StageRecord: JSONRecordFile {}
+
+extension StageRecord {
+    /// A stage's details as people read them (`tonight runs show`, the report): control
+    /// characters escaped (`Quoted.line`). Every value that carries input text is quoted where
+    /// it is made; this is the last guard before the record is written.
+    package static func readable(_ details: [String: String]) -> [String: String] {
+        details.mapValues { Quoted.line($0) }
+    }
+}
+
 extension RunRecord: JSONRecordFile {}

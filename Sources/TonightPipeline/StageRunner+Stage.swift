@@ -131,9 +131,7 @@ extension StageRunner {
         record.rows = outcome.rows
         record.warnings = outcome.warnings
         record.rejects = outcome.rejects
-        // Read by people (`tonight runs show`, the report): the feed's and exports' text in
-        // them (unknown sources, examples of faults) with control characters escaped.
-        record.details = outcome.details.mapValues { Quoted.line($0) }
+        record.details = StageRecord.readable(outcome.details)
         do {
             record.outputs = try Self.outputs(of: tmp)
             try record.write(to: tmp.appendingPathComponent("stage.json"))

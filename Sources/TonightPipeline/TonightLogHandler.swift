@@ -48,6 +48,8 @@ package struct TonightLogHandler: LogHandler {
 
     /// One JSON log line (with its newline): `ts`, `level`, `msg`, `logger` and `fields`
     /// (strings, or integers where a field is a number, such as a line or an exit code).
+    /// Every control character is escaped: C0 by the encoder, DEL and C1 by
+    /// `Quoted.jsonControls` (JSON allows those raw, a terminal that shows the log does not).
     package static func jsonLine(level: String, message: String, logger: String = "tonight", fields: [String: any Sendable] = [:]) -> String {
         var obj: [String: Any] = fields
         obj["ts"] = ISO8601DateFormatter().string(from: Date())
@@ -55,6 +57,6 @@ package struct TonightLogHandler: LogHandler {
         obj["msg"] = message
         obj["logger"] = logger
         let data = (try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return Quoted.jsonControls(String(decoding: data, as: UTF8.self)) + "\n"
     }
 }

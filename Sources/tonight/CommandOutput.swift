@@ -49,7 +49,9 @@ enum CommandOutput {
             let line = TonightLogHandler.jsonLine(level: "error", message: message, fields: ["exitCode": Int(exitCode)])
             FileHandle.standardError.write(Data(line.utf8))
         } else {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+            // Usage errors repeat the argument as typed, other errors their own text: each
+            // line escaped, the usage's line breaks kept.
+            FileHandle.standardError.write(Data((Quoted.lines(message) + "\n").utf8))
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TonightBase
 
@@ -32,5 +33,23 @@ import Testing
             let scalar = Unicode.Scalar(UInt32(v))!
             #expect(Quoted.isControl(scalar) == controls.contains(v), "U+\(String(v, radix: 16))")
         }
+    }
+
+    @Test func linesKeepTheirBreaksAndEscapeTheRest() {
+        #expect(Quoted.lines("Error: '\u{1B}[2J'\nUsage: x\r\n\n") == "Error: '\\u{1B}[2J'\nUsage: x\\r\n\n")
+        #expect(Quoted.lines("one line") == "one line")
+    }
+
+    /// DEL and every C1 control become `\u00XX` in JSON text; the rest, C0 escapes included,
+    /// stays as the encoder wrote it.
+    @Test func jsonTextGetsDeleteAndC1Escaped() throws {
+        let all = String(String.UnicodeScalarView((0x7F..<0xA0).map { Unicode.Scalar(UInt32($0))! }))
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: ["m": "a\u{1B}" + all + "é"]), as: UTF8.self)
+        let escaped = Quoted.jsonControls(json)
+        #expect(!escaped.unicodeScalars.contains(where: Quoted.isControl))
+        #expect(escaped.contains(#"\u007F\u0080"#) && escaped.contains(#"\u009F"#) && escaped.contains(#"\u001b"#))
+        let back = try JSONSerialization.jsonObject(with: Data(escaped.utf8)) as? [String: String]
+        #expect(back == ["m": "a\u{1B}" + all + "é"])
+        #expect(Quoted.jsonControls(#"{"m":"plain é"}"#) == #"{"m":"plain é"}"#)
     }
 }

@@ -183,6 +183,41 @@ import TonightCore
         Self.expectNoRawControls([r.stderr], "snapshot get")
     }
 
+    /// The JSON log keeps no raw DEL or C1 character (JSON allows them; a terminal that shows
+    /// the log may take U+009B for an escape sequence's start), and reads back as the message.
+    @Test func aJSONLogLineHasNoRawControlCharacter() throws {
+        let message = "file 'a\u{1B}[2J\u{9B}31m\u{7F}\u{85}b' not read\nforged"
+        let line = TonightLogHandler.jsonLine(level: "warning", message: message, fields: ["note": "x\u{9F}y"])
+        Self.expectNoRawControls([line], "JSON log")
+        #expect(line.contains(#"\u009B31m\u007F\u0085b"#), "\(Quoted.line(line))")
+        #expect(line.hasSuffix("\n") && line.filter { $0 == "\n" }.count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["msg"] as? String == message)
+        #expect(object["note"] as? String == "x\u{9F}y")
+    }
+
+    /// A usage error repeats the argument as typed: escaped in both formats, the usage's lines
+    /// kept as lines.
+    @Test func aUsageErrorEscapesTheArgument() throws {
+        let hostile = "\u{1B}[2J\u{9B}31m"
+        let human = try runTonight(["run", "--threads", hostile])
+        #expect(human.status == 2)
+        #expect(human.stderr.contains(#"The value '\u{1B}[2J\u{009B}31m' is invalid"#), "\(Quoted.line(human.stderr))")
+        #expect(human.stderr.split(separator: "\n").count >= 3, "the usage keeps its lines")
+        Self.expectNoRawControls([human.stderr], "usage error")
+        let json = try runTonight(["run", "--log-format", "json", "--threads", hostile])
+        #expect(json.status == 2)
+        #expect(json.stderr.contains(#"\u001b[2J\u009B31m"#), "\(Quoted.line(json.stderr))")
+        Self.expectNoRawControls([json.stderr], "usage error, JSON")
+    }
+
+    /// The runner's last guard: a stage's details are written escaped even when a stage
+    /// forgot to quote a value (none does today, which is why this is tested on its own).
+    @Test func stageDetailsAreWrittenEscaped() {
+        let details = StageRecord.readable(["unknownSources": "a\u{1B}]0;x\u{07}\nb\u{9B}", "plain": "x, y"])
+        #expect(details == ["unknownSources": #"a\u{1B}]0;x\u{07}\nb\u{009B}"#, "plain": "x, y"])
+    }
+
     @Test func aHumanLogLineIsOneLineOfText() {
         let line = TonightLogHandler.humanLine(
             at: Date(timeIntervalSince1970: 0), level: .warning, message: "file 'a\u{1B}[2Jb' not read\nforged INFO line",
