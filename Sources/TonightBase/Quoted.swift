@@ -41,18 +41,32 @@ package enum Quoted {
     }
 
     /// `json` (JSON text) with DEL and the C1 controls, which JSON allows raw in a string,
-    /// written as `\u00XX` escapes: the same JSON value, and a terminal that shows the log
-    /// cannot take U+009B for the start of an escape sequence. JSON encoders escape C0
-    /// themselves; these can only stand inside strings, so the escape is always valid there.
+    /// written as `\u00XX` escapes: the same JSON value, and a terminal that shows it cannot
+    /// take U+009B for the start of an escape sequence. JSON encoders escape C0 themselves;
+    /// these can only stand inside strings, so the escape is always valid there.
     package static func jsonControls(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: { $0.value >= 0x7F && $0.value < 0xA0 }) else { return json }
-        var out = ""
-        for scalar in json.unicodeScalars {
-            if scalar.value >= 0x7F && scalar.value < 0xA0 {
-                out += "\\u00" + String(scalar.value, radix: 16, uppercase: true)
-            } else {
-                out.unicodeScalars.append(scalar)
+        return String(decoding: jsonControls(Array(json.utf8)), as: UTF8.self)
+    }
+
+    /// `jsonControls` on UTF-8 bytes (a record as a dataset holds it): DEL is 0x7F, a C1
+    /// control 0xC2 followed by 0x80–0x9F.
+    package static func jsonControls(_ json: [UInt8]) -> [UInt8] {
+        guard json.contains(where: { $0 == 0x7F || $0 == 0xC2 }) else { return json }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(json.count + 16)
+        var i = 0
+        while i < json.count {
+            let b = json[i]
+            let control: UInt8? = b == 0x7F ? b : b == 0xC2 && i + 1 < json.count && (0x80...0x9F).contains(json[i + 1]) ? json[i + 1] : nil
+            guard let control else {
+                out.append(b)
+                i += 1
+                continue
             }
+            out += [0x5C, 0x75, 0x30, 0x30, hex[Int(control >> 4)], hex[Int(control & 15)]]  // \u00XX
+            i += control == 0x7F ? 1 : 2
         }
         return out
     }

@@ -97,7 +97,9 @@ struct SnapshotCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("tonight: no record '\(Quoted.text(key))' in \(Quoted.text(dataset)) of snapshot \(snapshot.id)\n".utf8))
                 throw ExitCode(1)
             }
-            FileHandle.standardOutput.write(Data(json + [0x0A]))
+            // DEL and C1 in a feed's text are valid JSON but act on a terminal: escaped, the
+            // same JSON value (`Quoted.jsonControls`).
+            FileHandle.standardOutput.write(Data(Quoted.jsonControls(json) + [0x0A]))
         }
 
         /// Every key of the file, frames decompressed once each; output in the file's order.
@@ -121,14 +123,14 @@ struct SnapshotCommand: ParsableCommand {
             out.reserveCapacity(1 << 20)
             for (k, record) in zip(list, records) {
                 if let record {
-                    out += record
+                    out += Quoted.jsonControls(record)
                 } else {
                     var w = JSONWriter()
                     w.beginObject()
                     w.field("key", k)
                     w.field("missing", true)
                     w.endObject()
-                    out += w.bytes
+                    out += Quoted.jsonControls(w.bytes)
                 }
                 out.append(0x0A)
                 if out.count >= 1 << 20 {

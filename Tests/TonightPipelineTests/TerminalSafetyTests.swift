@@ -173,6 +173,32 @@ import TonightCore
         Self.expectNoRawControls(texts, "affinity")
     }
 
+    /// A feed's artist name with C1's CSI, next-line and DEL is published as it came (JSON
+    /// allows them), but `snapshot get` prints the record with them escaped, one key or a file
+    /// of keys: the same JSON value, nothing a terminal acts on.
+    @Test func aRecordPrintedBySnapshotGetHasNoRawControlCharacter() throws {
+        let inputs = copyOfTinyInputs()
+        let file = inputs.appendingPathComponent("feed.xml")
+        let feed = try String(contentsOf: file, encoding: .utf8)
+        let planted = feed.replacingOccurrences(of: "<ArtistName>The Lonely Tides</ArtistName>",
+                                                with: "<ArtistName>The Lonely\u{9B}2J\u{85}Tides&#x7F;</ArtistName>")
+        #expect(planted != feed)
+        try planted.write(to: file, atomically: true, encoding: .utf8)
+        let work = temporaryDirectory()
+        #expect(try runTonight(["run", "--inputs", inputs.path, "--work", work.path, "--out", work.path + "/out"]).status == 0)
+        let keys = work.appendingPathComponent("keys.txt")
+        try "1054\nnone\u{9B}\n".write(to: keys, atomically: true, encoding: .utf8)
+        for arguments in [["1054"], ["--keys", keys.path]] {
+            let r = try runTonight(["snapshot", "get", "artists"] + arguments + ["--out", work.path + "/out"])
+            #expect(r.status == 0)
+            Self.expectNoRawControls([r.stdout], "snapshot get \(arguments)")
+            let first = try #require(r.stdout.split(separator: "\n").first)
+            #expect(first.contains(#""name":"The Lonely\u009B2J\u0085Tides\u007F""#), "\(Quoted.line(String(first)))")
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+            #expect(record["name"] as? String == "The Lonely\u{9B}2J\u{85}Tides\u{7F}", "the same JSON value")
+        }
+    }
+
     /// A key pasted from somewhere into `snapshot get`: the miss names it escaped.
     @Test func aMissingKeyIsEscapedInTheMessage() throws {
         let work = temporaryDirectory()
