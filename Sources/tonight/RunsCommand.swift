@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TonightBase
 import TonightCore
 import TonightPipeline
 
@@ -59,10 +60,12 @@ struct RunsCommand: ParsableCommand {
             }
             let dir = s.runDirectory(id)
             guard FileIO.exists(dir) else { throw TonightError(.usage, "no run \(id)", file: s.runsDirectory.path) }
-            print(String(decoding: try FileIO.read(dir.appendingPathComponent("run.json")), as: UTF8.self))
+            // The records as written, DEL and C1 escaped (`Quoted.jsonControls`): a record from
+            // an older build or a damaged store may hold them raw, and this prints to a terminal.
+            print(String(decoding: Quoted.jsonControls(Array(try FileIO.read(dir.appendingPathComponent("run.json")))), as: UTF8.self))
             for stage in FileIO.list(dir) where FileIO.isDirectory(dir.appendingPathComponent(stage)) {
                 let f = dir.appendingPathComponent(stage).appendingPathComponent("stage.json")
-                if let data = try? FileIO.read(f) { print(String(decoding: data, as: UTF8.self)) }
+                if let data = try? FileIO.read(f) { print(String(decoding: Quoted.jsonControls(Array(data)), as: UTF8.self)) }
             }
         }
     }
@@ -83,8 +86,10 @@ struct RunsCommand: ParsableCommand {
                                    hint: "tables: \(st.tables.joined(separator: ", "))")
             }
             let dir = try s.stageDirectory(stage: stage, run: runID)
-            try st.dump(table: table, from: dir) { bytes in
-                bytes.withUnsafeBytes { raw in
+            // Tables hold the feed's and exports' text: DEL and C1 escaped, the same JSON
+            // (every piece ends at a line's end, so no character is split).
+            try st.dump(table: table, from: dir) { piece in
+                Quoted.jsonControls(Array(piece)).withUnsafeBytes { raw in
                     var done = 0
                     while done < raw.count {
                         let n = Foundation.write(1, raw.baseAddress! + done, raw.count - done)

@@ -175,8 +175,9 @@ import TonightCore
 
     /// A feed's artist name with C1's CSI, next-line and DEL is published as it came (JSON
     /// allows them), but `snapshot get` prints the record with them escaped, one key or a file
-    /// of keys: the same JSON value, nothing a terminal acts on.
-    @Test func aRecordPrintedBySnapshotGetHasNoRawControlCharacter() throws {
+    /// of keys: the same JSON value, nothing a terminal acts on. So do `runs dump` (the
+    /// intermediate tables) and `runs show` (a run's records, here one an older build wrote raw).
+    @Test func recordsPrintedByTheCLIHaveNoRawControlCharacter() throws {
         let inputs = copyOfTinyInputs()
         let file = inputs.appendingPathComponent("feed.xml")
         let feed = try String(contentsOf: file, encoding: .utf8)
@@ -197,6 +198,18 @@ import TonightCore
             let record = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
             #expect(record["name"] as? String == "The Lonely\u{9B}2J\u{85}Tides\u{7F}", "the same JSON value")
         }
+        // The intermediate table, and a run's records as an older build wrote them (raw).
+        let dump = try runTonight(["runs", "dump", "parse-feed", "artists", "--work", work.path])
+        #expect(dump.status == 0 && dump.stdout.contains(#""name":"The Lonely\u009B2J\u0085Tides\u007F""#))
+        Self.expectNoRawControls([dump.stdout], "runs dump")
+        let runs = work.appendingPathComponent("runs")
+        let run = try #require(try FileManager.default.contentsOfDirectory(atPath: runs.path).first)
+        let record = runs.appendingPathComponent(run).appendingPathComponent("parse-feed/stage.json")
+        let text = try String(contentsOf: record, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"details\" : {", with: "\"details\" : {\"old\" : \"x\u{9B}2J\u{7F}\",").write(to: record, atomically: true, encoding: .utf8)
+        let show = try runTonight(["runs", "show", "--work", work.path])
+        #expect(show.status == 0 && show.stdout.contains(#""old" : "x\u009B2J\u007F""#), "\(Quoted.line(String(show.stdout.prefix(300))))")
+        Self.expectNoRawControls([show.stdout], "runs show", maxLine: 100_000)
     }
 
     /// A key pasted from somewhere into `snapshot get`: the miss names it escaped.
