@@ -66,12 +66,13 @@ struct SnapshotCommand: ParsableCommand {
         @Argument(help: "Snapshot id.") var id: String?
 
         func run() throws {
-            // Printed as published (field order and all), after checking that it decodes.
+            // Printed as published (field order and all; DEL and C1 escaped, as every command
+            // that prints JSON does), after checking that it decodes.
             let dir = SnapshotDirectory(root: try location.root())
             let snapshot = try id ?? dir.currentID()
             _ = try dir.manifest(snapshot)
             let path = dir.root.appendingPathComponent(snapshot).appendingPathComponent("manifest.json").path
-            FileHandle.standardOutput.write(try FileIO.read(URL(fileURLWithPath: path)))
+            FileHandle.standardOutput.write(Data(Quoted.jsonControls(Array(try FileIO.read(URL(fileURLWithPath: path))))))
         }
     }
 

@@ -210,6 +210,17 @@ import TonightCore
         let show = try runTonight(["runs", "show", "--work", work.path])
         #expect(show.status == 0 && show.stdout.contains(#""old" : "x\u009B2J\u007F""#), "\(Quoted.line(String(show.stdout.prefix(300))))")
         Self.expectNoRawControls([show.stdout], "runs show", maxLine: 100_000)
+        // A manifest edited by hand: `snapshot show` prints it as it is, but escaped.
+        let snapshots = work.appendingPathComponent("out/snapshots")
+        let id = try String(contentsOf: snapshots.appendingPathComponent("CURRENT"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let manifest = snapshots.appendingPathComponent(id).appendingPathComponent("manifest.json")
+        let published = try String(contentsOf: manifest, encoding: .utf8)
+        let edited = published.replacingOccurrences(of: "\"codeVersion\" : \"", with: "\"codeVersion\" : \"\u{9B}2J")
+        #expect(edited != published)
+        try edited.write(to: manifest, atomically: true, encoding: .utf8)
+        let shown = try runTonight(["snapshot", "show", "--out", work.path + "/out"])
+        #expect(shown.status == 0 && shown.stdout.contains(#""codeVersion" : "\u009B2J"#), "\(Quoted.line(String(shown.stdout.prefix(300))))")
+        Self.expectNoRawControls([shown.stdout], "snapshot show", maxLine: 100_000)
     }
 
     /// A key pasted from somewhere into `snapshot get`: the miss names it escaped.
