@@ -75,12 +75,32 @@ package final class GeoTable: Sendable {
         return bytes
     }
 
-    /// The IANA time zone names a table file uses (its `T` lines), read without loading
-    /// the rest: what the geocode stage's local times depend on.
+    /// The IANA time zone names a table file uses (the second field of its `T` lines), read
+    /// without loading the rest: what the geocode stage's local times depend on.
+    /// Every `run` asks (the geocode stage's fingerprint), so the lines are found with
+    /// `memchr` and only the `T` lines become values: splitting the 2.8 MB of text into
+    /// 59,000 slices first took ~11 ms of a 43 ms start.
     package static func zoneNames(_ url: URL) throws -> [String] {
-        try text(url).split(separator: UInt8(ascii: "\n")).filter { $0.first == UInt8(ascii: "T") }.map { line in
-            String(decoding: line.dropFirst(2), as: UTF8.self)
+        let bytes = try text(url)
+        var names: [String] = []
+        bytes.withUnsafeBufferPointer { b in
+            guard let base = b.baseAddress else { return }
+            var at = 0
+            while at < b.count {
+                var end = b.count
+                if let nl = memchr(base + at, 0x0A, b.count - at) {
+                    end = UnsafeRawPointer(nl) - UnsafeRawPointer(base)
+                }
+                // A line whose first field is `T`: its second field, as the loader reads it.
+                if end > at && b[at] == UInt8(ascii: "T") && (at + 1 == end || b[at + 1] == 0x09) {
+                    let from = min(at + 2, end)
+                    let to = b[from..<end].firstIndex(of: 0x09) ?? end
+                    names.append(String(decoding: UnsafeBufferPointer(rebasing: b[from..<to]), as: UTF8.self))
+                }
+                at = end + 1
+            }
         }
+        return names
     }
 
     /// Loads a table file (zstd-compressed TSV). Fields are read where they lie in the

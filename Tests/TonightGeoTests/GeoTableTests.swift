@@ -80,6 +80,19 @@ import TonightTesting
         }
     }
 
+    /// The zone names the fingerprint reads without loading the table: those the loader and
+    /// the reference read, in order; on the bundled table and on a file whose `T` lines are
+    /// not first, with empty lines, a bare `T`, a `Tx` line, a third field and no final line break.
+    @Test func zoneNamesAreTheTablesZones() throws {
+        let url = try #require(GeoTable.bundledURL)
+        let bundled = try GeoTable.zoneNames(url)
+        #expect(bundled == Reference(try GeoTable.text(url)).zones && bundled.count > 40)
+        #expect(bundled.contains("America/Vancouver"))
+        let file = temporaryDirectory("geotable").appendingPathComponent("table.tsv")
+        try Data("# source\tx\n\nZ\t60614\t41.92\t-87.65\tIL\t0\nT\tAmerica/Chicago\n\n\nT\nP\tUS\nTx\tEurope/Oslo\nT\tAsia/Tokyo\tx".utf8).write(to: file)
+        #expect(try GeoTable.zoneNames(file) == ["America/Chicago", "", "Asia/Tokyo"])
+    }
+
     @Test func aWellFormedTableWithEmptyLinesLoads() throws {
         let file = temporaryDirectory("geotable").appendingPathComponent("table.tsv")
         let text = "# source\tGeoNames\n\nT\tAmerica/Chicago\nP\tUS\tIL\tChicago\t41.85\t-87.65\t2700000\t0\tChi-Town||Windy City\n"
