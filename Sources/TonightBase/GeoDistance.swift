@@ -5,7 +5,7 @@ import Foundation
 ///
 /// `@usableFromInline`, the ranker's per-date tests `@inlinable`: they run in
 /// `TonightRanking`'s loops, millions of times a night, and Swift inlines a `package` type's
-/// method into another module only when the type is `@usableFromInline` (ranking.md, "The
+/// method into another module only when the type is `@usableFromInline` (ranking-log.md, "The
 /// JSON cursor inlined"). The constants are computed properties for the same reason: another
 /// module reads a `static let` through a call.
 @usableFromInline

@@ -6,7 +6,7 @@
 /// `@usableFromInline`, as are the types its methods use: Swift 6.3 inlines a `package`
 /// type's `@inlinable` methods into another module only when the type is `@usableFromInline`
 /// (or public), and the lists are written in `TonightRanking`, where a call into this module
-/// per byte, key and number cost more than the work (ranking.md, "The JSON cursor inlined").
+/// per byte, key and number cost more than the work (ranking-log.md, "The JSON cursor inlined").
 @usableFromInline
 package struct JSONCursor: TextOutputStream {
     @usableFromInline let base: UnsafeMutablePointer<UInt8>

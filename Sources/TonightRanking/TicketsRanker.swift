@@ -189,7 +189,7 @@ package struct TicketsRanker {
         // Memory-bound: each favourite's list start and first edge are misses. Their lines
         // are asked for first (every start, then every first edge), so that the misses
         // overlap instead of following one another. (Asking for each edge's target state
-        // too measured no better: ranking.md.)
+        // too measured no better: ranking-log.md, "Misses asked for first".)
         let edges = index.edges
         edges.prefetchHeads(favorites)
         for f in favorites {

@@ -10,7 +10,7 @@ import TonightTesting
 /// records of those sections after its events, read in several of the record builder's
 /// batches, must get the same tables, linked against everything the feed holds, and the same
 /// warnings as the feed in the usual order. (A build that wrote them from the first event on,
-/// linked again when a section came later, was measured and not kept: parse-feed.md.)
+/// linked again when a section came later, was measured and not kept: parse-feed-log.md.)
 @Suite struct FeedSectionOrderTests {
     /// Which section comes after the events (nil: none, the usual order).
     enum Late: String, CaseIterable, Sendable {
