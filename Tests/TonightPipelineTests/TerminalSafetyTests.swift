@@ -176,7 +176,8 @@ import TonightCore
     /// A feed's artist name with C1's CSI, next-line and DEL is published as it came (JSON
     /// allows them), but `snapshot get` prints the record with them escaped, one key or a file
     /// of keys: the same JSON value, nothing a terminal acts on. So do `runs dump` (the
-    /// intermediate tables) and `runs show` (a run's records, here one an older build wrote raw).
+    /// intermediate tables), `runs show` (a run's records, here one an older build wrote raw)
+    /// and `snapshot show` (a hand-edited manifest).
     @Test func recordsPrintedByTheCLIHaveNoRawControlCharacter() throws {
         let inputs = copyOfTinyInputs()
         let file = inputs.appendingPathComponent("feed.xml")
