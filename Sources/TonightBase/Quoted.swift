@@ -21,6 +21,13 @@ package enum Quoted {
 
     package static func text(_ s: String, limit: Int = 80) -> String { text(Array(s.utf8), limit: limit) }
 
+    /// A list for a message: the first `limit` items, then how many more (`a, b, … (3 more)`).
+    /// Items are already quoted by the caller; a lazy map over a long list quotes only those
+    /// shown.
+    package static func list<C: Collection<String>>(_ items: C, limit: Int) -> String {
+        items.prefix(limit).joined(separator: ", ") + (items.count > limit ? ", … (\(items.count - limit) more)" : "")
+    }
+
     /// `s` as one line of a terminal or a log: its control characters (C0, DEL, C1; line
     /// breaks and escape sequences among them) escaped, whatever its length. What the
     /// command's error and human log lines pass through, so that a message which took text

@@ -1,4 +1,5 @@
 import Foundation
+import TonightBase
 import TonightCore
 
 /// A rejected export row (`FILE:LINE` and a reason), one line of the stage's rejects file.
@@ -123,8 +124,7 @@ final class CSVFile: @unchecked Sendable {
     /// characters, then how many more (a broken exporter's header of 200,000 columns made a
     /// 1.7 MB error line).
     static func headerList(_ names: [String], limit: Int = 20) -> String {
-        names.prefix(limit).map { TonightError.quoted($0, limit: 40) }.joined(separator: ", ")
-            + (names.count > limit ? ", … (\(names.count - limit) more)" : "")
+        Quoted.list(names.lazy.map { TonightError.quoted($0, limit: 40) }, limit: limit)
     }
 
     /// Whether `b` holds a CR not followed by LF (a line end to the RFC 4180 reader, which the

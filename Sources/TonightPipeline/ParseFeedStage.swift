@@ -54,8 +54,7 @@ package struct ParseFeedStage: Stage {
             // Up to 1,000 names (`XMLLimits.maxUnknownNames`), each as long as libxml2 lets a
             // name be: the record lists the first 50, cut at 40 characters, and counts the rest.
             let names = result.unknownElements.sorted { $0.key < $1.key }
-            outcome.details["unknownElements"] = names.prefix(50).map { "\(TonightError.quoted($0.key, limit: 40)) (\($0.value))" }
-                .joined(separator: ", ") + (names.count > 50 ? ", … (\(names.count - 50) more)" : "")
+            outcome.details["unknownElements"] = Quoted.list(names.lazy.map { "\(TonightError.quoted($0.key, limit: 40)) (\($0.value))" }, limit: 50)
         }
         outcome.details["inputBytes"] = String(result.inputBytes)
         return outcome

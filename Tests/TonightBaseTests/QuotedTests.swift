@@ -52,4 +52,11 @@ import Testing
         #expect(back == ["m": "a\u{1B}" + all + "é"])
         #expect(Quoted.jsonControls(#"{"m":"plain é"}"#) == #"{"m":"plain é"}"#)
     }
+
+    @Test func aListShowsItsFirstItemsAndCountsTheRest() {
+        #expect(Quoted.list(["a", "b"], limit: 3) == "a, b")
+        #expect(Quoted.list(["a", "b", "c"], limit: 3) == "a, b, c")
+        #expect(Quoted.list(["a", "b", "c", "d", "e"], limit: 3) == "a, b, c, … (2 more)")
+        #expect(Quoted.list([String](), limit: 3) == "")
+    }
 }
