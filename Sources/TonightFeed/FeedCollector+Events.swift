@@ -114,33 +114,13 @@ extension FeedCollector {
 
     /// `"72.5 - 77.5"` or `"40"` → cents; min > max swapped and counted; else a warning.
     mutating func parsePrice(_ text: String, into e: inout FeedEvent) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        func cents(_ s: String) -> Int64? {
-            guard !s.isEmpty, s.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 }),
-                let v = Double(s), v.isFinite, v >= 0, v < 1e12
-            else { return nil }
-            return Int64((v * 100).rounded())
-        }
-        var lo: Int64?
-        var hi: Int64?
-        if parts.count == 1 {
-            lo = cents(parts[0])
-            hi = lo
-        } else if parts.count == 2 {
-            lo = cents(parts[0])
-            hi = cents(parts[1])
-        }
-        guard var a = lo, var b = hi else {
+        guard let range = PriceRange.parse(text) else {
             warn("bad-price")
             return
         }
-        if a > b {
-            swap(&a, &b)
-            warn("swapped-price")
-        }
-        e.priceMinCents = a
-        e.priceMaxCents = b
+        if range.swapped { warn("swapped-price") }
+        e.priceMinCents = range.minCents
+        e.priceMaxCents = range.maxCents
     }
 
     /// feed.md "Typed dates".

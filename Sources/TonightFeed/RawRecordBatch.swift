@@ -110,6 +110,8 @@ final class RawRecordBatch: @unchecked Sendable {
 struct RawRecordDecoder {
     private var draft = RecordDraft()
     private let camefrom: [UInt8]
+    /// The text of a URL whose placeholder is replaced (`withPlaceholderReplaced`).
+    private var scratch: [UInt8] = []
     private static let placeholder = Array("[=CAMEFROM=]".utf8)
 
     init(camefrom: String) {
@@ -171,31 +173,38 @@ struct RawRecordDecoder {
         return s
     }
 
-    /// `[=CAMEFROM=]` replaced by the affiliate code (feed.md "Normalisation").
-    private func withPlaceholderReplaced<R>(_ v: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let p = Self.placeholder
-        var at = -1
-        if v.count >= p.count {
-            var i = 0
-            let last = v.count - p.count
-            while i <= last {
-                if v[i] == p[0] && v[i + 1] == p[1] && v[i + 11] == p[11] && v[i..<i + p.count].elementsEqual(p) {
-                    at = i
-                    break
-                }
-                i += 1
+    /// `[=CAMEFROM=]` replaced by the affiliate code (feed.md "Normalisation"), every
+    /// occurrence (the real feed has one a URL at most), the code itself not searched again.
+    /// The replaced text is built in `scratch`, reused from URL to URL (an array per URL
+    /// was ~5 % of the records' thread: parse-feed-log.md, "Prices from their bytes").
+    private mutating func withPlaceholderReplaced<R>(_ v: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard var at = Self.placeholderOffset(in: v) else { return body(v) }
+        let n = Self.placeholder.count
+        scratch.removeAll(keepingCapacity: true)
+        var rest = v
+        while true {
+            scratch.append(contentsOf: UnsafeBufferPointer(rebasing: rest[..<at]))
+            scratch.append(contentsOf: camefrom)
+            rest = UnsafeBufferPointer(rebasing: rest[(at + n)...])
+            guard let next = Self.placeholderOffset(in: rest) else { break }
+            at = next
+        }
+        scratch.append(contentsOf: rest)
+        return scratch.withUnsafeBufferPointer(body)
+    }
+
+    /// Where the first `[=CAMEFROM=]` starts in `v`, if anywhere.
+    private static func placeholderOffset(in v: UnsafeBufferPointer<UInt8>) -> Int? {
+        let p = placeholder
+        guard v.count >= p.count else { return nil }
+        var i = 0
+        let last = v.count - p.count
+        while i <= last {
+            if v[i] == p[0] && v[i + 1] == p[1] && v[i + 11] == p[11] && UnsafeBufferPointer(rebasing: v[i..<i + p.count]).elementsEqual(p) {
+                return i
             }
+            i += 1
         }
-        guard at >= 0 else { return body(v) }
-        var out: [UInt8] = []
-        out.reserveCapacity(v.count + camefrom.count)
-        out.append(contentsOf: v[0..<at])
-        out.append(contentsOf: camefrom)
-        // Further occurrences (never seen in the real feed) are handled recursively.
-        let rest = UnsafeBufferPointer(rebasing: v[(at + p.count)...])
-        return withPlaceholderReplaced(rest) { tail in
-            out.append(contentsOf: tail)
-            return out.withUnsafeBufferPointer(body)
-        }
+        return nil
     }
 }
