@@ -2,12 +2,17 @@ import Foundation
 import TonightCore
 
 /// Where the parser's input chunks come from; the last call passes an empty chunk.
+///
+/// Each chunk comes with the start-tag pre-scan's verdict on it (`StartTagScan`, run on
+/// every chunk in order before libxml2 sees it): the first attribute flood found, after
+/// which no chunk follows.
 protocol ChunkSource {
-    func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws
+    func forEachChunk(scanning tags: StartTagScan, _ body: (UnsafeRawBufferPointer, StartTagScan.Violation?) throws -> Void) throws
     var consumedBytes: Int64 { get }
 }
 
-/// A decoded stream (gzip, zstd, or a plain file read with read(2)).
+/// A decoded stream (gzip, zstd, or a plain file read with read(2)), read and scanned on
+/// the caller's thread.
 final class StreamChunks: ChunkSource {
     let source: any ByteSource
     let path: String
@@ -19,9 +24,10 @@ final class StreamChunks: ChunkSource {
 
     var consumedBytes: Int64 { source.compressedBytesRead }
 
-    func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    func forEachChunk(scanning tags: StartTagScan, _ body: (UnsafeRawBufferPointer, StartTagScan.Violation?) throws -> Void) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FeedParser.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
+        var tags = tags
         while true {
             let n: Int
             do {
@@ -30,8 +36,22 @@ final class StreamChunks: ChunkSource {
                 if e.file == nil { e.file = path }
                 throw e
             }
-            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            if n == 0 { return }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+            let violation = tags.verdict(chunk)
+            try body(chunk, violation)
+            if n == 0 || violation != nil { return }
+        }
+    }
+}
+
+extension StartTagScan {
+    /// `scan` as a value: the violation in `chunk`, if any.
+    mutating func verdict(_ chunk: UnsafeRawBufferPointer) -> Violation? {
+        do {
+            try scan(chunk)
+            return nil
+        } catch {
+            return error
         }
     }
 }

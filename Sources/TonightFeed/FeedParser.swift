@@ -46,9 +46,10 @@ package enum FeedParser {
         referenceTablesReady: (([FeedArtist], [FeedVenue], [FeedCategory]) -> Void)? = nil
     ) throws -> FeedParseResult {
         // Read with read(2), never mapped: a feed truncated or replaced in place while it is
-        // parsed is an error (the size is checked at the end), not SIGBUS.
+        // parsed is an error (the size is checked at the end), not SIGBUS. Read (and
+        // decompressed) a few chunks ahead on a thread of its own.
         let source = try InputStreams.open(url, limits: options.input)
-        return try parse(StreamChunks(source: source, path: url.path), path: url.path, options: options, progress: progress,
+        return try parse(ReadAheadChunks(source: source, path: url.path), path: url.path, options: options, progress: progress,
                          referenceTablesReady: referenceTablesReady)
     }
 
@@ -93,12 +94,10 @@ package enum FeedParser {
         handler.attach(context)
 
         var total: Int64 = 0
-        var tags = StartTagScan(maxAttributes: options.limits.maxAttributes)
-        try input.forEachChunk { chunk in
+        let tags = StartTagScan(maxAttributes: options.limits.maxAttributes)
+        try input.forEachChunk(scanning: tags) { chunk, violation in
             try Interruption.check()
-            do {
-                try tags.scan(chunk)
-            } catch let v as StartTagScan.Violation {
+            if let v = violation {
                 // Let libxml2 read up to the tag's `<` (not the tag) so that its position is the
                 // tag's, then stop.
                 let at = Int(v.offset - total)

@@ -75,7 +75,7 @@ struct StartTagScan {
     static var commentOpenWord: UInt64 { 0x2D_2D21 }
 
     /// Scans the next chunk of input.
-    mutating func scan(_ chunk: UnsafeRawBufferPointer) throws {
+    mutating func scan(_ chunk: UnsafeRawBufferPointer) throws(Violation) {
         defer { consumed += Int64(chunk.count) }
         guard state != .off, let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let n = chunk.count
@@ -178,7 +178,7 @@ struct StartTagScan {
     /// The rest of a start tag from `i`: true at its `>` (state text), false at the end of
     /// the chunk (state saved).
     @inline(__always)
-    private mutating func startTag(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) throws -> Bool {
+    private mutating func startTag(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) throws(Violation) -> Bool {
         while true {
             // Eight bytes at a time to the next `>`, `=`, `"` or `'`: most of a tag is names
             // and spaces.
