@@ -20,13 +20,11 @@ package enum TextNormalizer {
         while hi > lo, isASCIISpace(buf[hi - 1]) { hi -= 1 }
         if lo == hi { return nil }
         let slice = UnsafeBufferPointer(rebasing: buf[lo..<hi])
-        var ascii = true
-        for c in slice where c >= 0x80 {
-            ascii = false
-            break
-        }
+        let ascii = ByteScan.isASCII(slice)
         let s = String(decoding: slice, as: UTF8.self)
-        if ascii || (isTriviallyNFC(s) && !endsInUnicodeSpace(s)) { return s }
+        // White space beyond ASCII's needs a non-ASCII scalar at an end: an ASCII byte at both
+        // ends (the ASCII ones trimmed above) spares the two property lookups.
+        if ascii || (isTriviallyNFC(s) && ((slice[0] < 0x80 && slice[slice.count - 1] < 0x80) || !endsInUnicodeSpace(s))) { return s }
         return unicodeClean(s)
     }
 

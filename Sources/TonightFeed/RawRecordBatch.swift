@@ -144,7 +144,7 @@ struct RawRecordDecoder {
                     case RawRecordBatch.elementInFieldCode: draft.elementInField = String(decoding: value, as: UTF8.self)
                     default:
                         let f = FeedField(rawValue: Int(code))!
-                        draft.present[f.rawValue] = true
+                        draft.markPresent(f)
                         if f == .artistImageURL || f == .venueImageURL {
                             draft[f] = interned(value)
                         } else if f.isURL {
@@ -166,7 +166,7 @@ struct RawRecordDecoder {
     private var lastImageString: String?
 
     private mutating func interned(_ v: UnsafeBufferPointer<UInt8>) -> String? {
-        if let s = lastImageString, v.elementsEqual(lastImage) { return s }
+        if let s = lastImageString, lastImage.withUnsafeBufferPointer({ ByteScan.equal(v, $0) }) { return s }
         let s = withPlaceholderReplaced(v) { TextNormalizer.clean($0) }
         lastImage = Array(v)
         lastImageString = s
@@ -200,7 +200,8 @@ struct RawRecordDecoder {
         var i = 0
         let last = v.count - p.count
         while i <= last {
-            if v[i] == p[0] && v[i + 1] == p[1] && v[i + 11] == p[11] && UnsafeBufferPointer(rebasing: v[i..<i + p.count]).elementsEqual(p) {
+            if v[i] == p[0] && v[i + 1] == p[1] && v[i + 11] == p[11]
+                && p.withUnsafeBufferPointer({ ByteScan.equal(UnsafeBufferPointer(rebasing: v[i..<i + p.count]), $0) }) {
                 return i
             }
             i += 1

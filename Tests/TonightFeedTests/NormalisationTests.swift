@@ -203,4 +203,36 @@ import TonightBase
         let b = try FeedParser.parse(out)
         #expect(a.events == b.events && a.venues == b.venues && a.artists == b.artists)
     }
+
+    /// A record holds only its own fields: the record builder reuses one draft and clears
+    /// the fields the record before set, so a field of one record must not reach the next
+    /// (of the same section or, through batches, another).
+    @Test func aRecordKeepsNoFieldOfTheOneBefore() throws {
+        #expect(FeedField.allCases.count <= 32)  // the draft's bit per field
+        let r = try parseFeed(feed(
+            artists: """
+                <Artist ID="1"><ArtistName>A</ArtistName><ArtistCategory ID="10001"/><ArtistURL>http://a/1</ArtistURL><ArtistImageURL>http://i/1</ArtistImageURL></Artist>
+                <Artist ID="2"><ArtistName>B</ArtistName></Artist>
+                """,
+            venues: """
+                <Venue ID="5"><VenueName>V</VenueName><City>Chicago</City><State>IL</State><Street>1 Main</Street><ZipCode>60614</ZipCode><VenueURL>http://v/5</VenueURL></Venue>
+                <Venue ID="6"><VenueName>W</VenueName></Venue>
+                """,
+            events: """
+                <Event ID="00000000000000AA"><EventDate>2026-01-20</EventDate><EventTime>20:00:00</EventTime><PerformanceName>E</PerformanceName><VenueID ID="5"/><CategoryID ID="10001"/><PriceRange>10 - 20</PriceRange><Stars>4</Stars><StarReviewCount>3</StarReviewCount><PromoterID>7</PromoterID><EventStatus>1</EventStatus><OnsaleDate Type="DEF">2026-01-02</OnsaleDate><PresaleDate Type="NOW"></PresaleDate><PurchaseRequestURL>http://e/AA</PurchaseRequestURL></Event>
+                <Event ID="00000000000000AB"><EventDate>2026-01-21</EventDate><PerformanceName>F</PerformanceName><VenueID ID="6"/></Event>
+                """))
+        let b = try #require(r.artists.first { $0.id == 2 })
+        #expect(b == FeedArtist(id: 2, name: "B", line: b.line))
+        let w = try #require(r.venues.first { $0.id == 6 })
+        #expect(w == FeedVenue(id: 6, name: "W", line: w.line))
+        let f = try #require(r.events.first { $0.name == "F" })
+        #expect(f.category == nil && f.priceMinCents == nil && f.priceMaxCents == nil && f.stars == nil)
+        #expect(f.starReviews == nil && f.promoter == nil && f.status == nil && f.url == nil && f.timeTBA)
+        #expect(f.onsale == .unknown && f.presale == .unknown)
+        // The first ones kept theirs.
+        let e = try #require(r.events.first { $0.name == "E" })
+        #expect(e.priceMinCents == 1000 && e.stars == 4 && e.onsale.kind == .date && e.presale == .now && e.url == "http://e/AA")
+        #expect(r.artists.first { $0.id == 1 }?.url == "http://a/1")
+    }
 }
