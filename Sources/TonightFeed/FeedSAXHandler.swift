@@ -35,6 +35,8 @@ final class FeedSAXHandler {
     @exclusivity(unchecked) private var field: FeedField?
     @exclusivity(unchecked) private var capture = false
     @exclusivity(unchecked) private var itemStart = 0
+    /// Where the next field's name is looked for first (`fieldNames`' index).
+    @exclusivity(unchecked) private var nextField = 0
     /// Bytes of text in the current text node run (outside captured fields).
     @exclusivity(unchecked) private var textRun = 0
     /// Bytes of the captured field's whole text, across any elements inside it.
@@ -190,9 +192,16 @@ final class FeedSAXHandler {
             guard inRecord, let section else { return }
             field = nil
             let range = fieldStart[section.rawValue]..<fieldStart[section.rawValue + 1]
-            for i in range where localname == fieldNames[i].0 {
-                field = fieldNames[i].1
-                break
+            // Records list their fields in one order: the one after the last found first.
+            if range.contains(nextField) && localname == fieldNames[nextField].0 {
+                field = fieldNames[nextField].1
+                nextField += 1
+            } else {
+                for i in range where localname == fieldNames[i].0 {
+                    field = fieldNames[i].1
+                    nextField = i + 1
+                    break
+                }
             }
             if field == nil {
                 for i in range where Self.same(localname, fieldNames[i].0) {

@@ -235,4 +235,29 @@ import TonightBase
         #expect(e.priceMinCents == 1000 && e.stars == 4 && e.onsale.kind == .date && e.presale == .now && e.url == "http://e/AA")
         #expect(r.artists.first { $0.id == 1 }?.url == "http://a/1")
     }
+
+    /// The handler looks for a field's name first where the last one ended (records list
+    /// their fields in one order); any order reads the same: each event's fields in the
+    /// feed's order, reversed, and rotated, after events in other orders.
+    @Test func fieldsInAnyOrderReadTheSame() throws {
+        let fields = [
+            "<EventDate>2026-01-20</EventDate>", "<EventTime>20:00:00</EventTime>", "<PerformanceName>E</PerformanceName>",
+            "<VenueID ID=\"5\"/>", "<CategoryID ID=\"10001\"/>", "<PriceRange>10 - 20</PriceRange>", "<Stars>4</Stars>",
+            "<PromoterID>7</PromoterID>", "<OnsaleDate Type=\"DEF\">2026-01-02</OnsaleDate>", "<PurchaseRequestURL>http://e</PurchaseRequestURL>",
+        ]
+        let orders = [fields, fields.reversed(), Array(fields[3...] + fields[..<3]), fields, Array(fields[7...] + fields[..<7])]
+        let events = orders.enumerated().map { k, order in
+            "<Event ID=\"00000000000000A\(k)\">" + order.joined() + "</Event>"
+        }.joined(separator: "\n")
+        let r = try parseFeed(feed(events: events))
+        #expect(r.events.count == orders.count)
+        let first = try #require(r.events.first)
+        for e in r.events {
+            var same = e
+            same.id = first.id
+            same.line = first.line
+            #expect(same == first, "\(e)")
+        }
+        #expect(first.stars == 4 && first.priceMaxCents == 2000 && first.url == "http://e" && first.venue == 5 && first.promoter == 7)
+    }
 }
