@@ -26,7 +26,7 @@ final class FeedSAXHandler {
     // The SAX state is read and written only on libxml2's thread, one callback at a time,
     // never passed `inout`: the dynamic exclusivity checks of every access (~180 M
     // instructions on the realistic feed, 2 % of the parse, on its critical thread) are off
-    // for these properties (parse-feed-log.md, "Prices from their bytes").
+    // for these properties (parse-feed-log.md, "Instructions, not samples").
     @exclusivity(unchecked) private var depth = 0
     /// The deepest nesting seen (0: no element yet).
     @exclusivity(unchecked) private(set) var depthReached = 0
