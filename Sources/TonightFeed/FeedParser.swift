@@ -78,7 +78,6 @@ package enum FeedParser {
             var collector = FeedCollector(camefrom: camefrom)
             while let batch = queue.take() {
                 decoder.decode(batch, into: &collector)
-                batch.reset()
                 spare.withLock { if $0.count < 6 { $0.append(batch) } }
             }
             built.withLock { $0 = collector }

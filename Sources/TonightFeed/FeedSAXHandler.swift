@@ -41,7 +41,8 @@ final class FeedSAXHandler {
     @exclusivity(unchecked) private var textRun = 0
     /// Bytes of the captured field's whole text, across any elements inside it.
     @exclusivity(unchecked) private var fieldBytes = 0
-    @exclusivity(unchecked) private var batch: RawRecordBatch
+    /// The records being written (handed over as a `RawRecordBatch` when full).
+    @exclusivity(unchecked) private var batch: RawRecordBuffer
     private static let batchBytes = 1 << 18
 
     // Interned names.
@@ -61,8 +62,10 @@ final class FeedSAXHandler {
         self.requiredRoot = requiredRoot
         self.queue = queue
         self.spare = spare
-        batch = RawRecordBatch(capacity: Self.batchBytes + (64 << 10))
+        batch = RawRecordBuffer(capacity: Self.batchBytes + (64 << 10))
     }
+
+    deinit { batch.deallocate() }
 
     func attach(_ context: XMLParserContext) {
         self.context = context
@@ -81,8 +84,8 @@ final class FeedSAXHandler {
 
     /// Hands the last partial batch over.
     func flush() {
-        if batch.records > 0 { queue.put(batch) }
-        batch = RawRecordBatch(capacity: 0)
+        if batch.records > 0 { queue.put(RawRecordBatch(batch)) } else { batch.deallocate() }
+        batch = RawRecordBuffer(capacity: 0)
     }
 
     // MARK: failures
@@ -290,8 +293,8 @@ final class FeedSAXHandler {
                 batch.endRecord()
                 inRecord = false
                 if batch.count >= Self.batchBytes {
-                    queue.put(batch)
-                    batch = spare.withLock { $0.popLast() } ?? RawRecordBatch(capacity: Self.batchBytes + (64 << 10))
+                    queue.put(RawRecordBatch(batch))
+                    batch = spare.withLock { $0.popLast() }?.takeBuffer() ?? RawRecordBuffer(capacity: Self.batchBytes + (64 << 10))
                 }
             }
         case 2:

@@ -1,9 +1,9 @@
 import Foundation
 import TonightCore
 
-/// Records as the SAX thread saw them, before any string work: a flat byte buffer that the
-/// SAX thread appends to and a worker thread decodes, so parsing and record building run on
-/// the two cores at once.
+/// Records as the SAX thread saw them, before any string work: a full `RawRecordBuffer`
+/// handed from the SAX thread to the worker thread that decodes it, so parsing and record
+/// building run on the two cores at once; emptied batches come back for their memory.
 ///
 /// Layout per record: `section u8, line u32, column u32`, then items `code u8, length u32,
 /// bytes` (codes are `FeedField` raw values or the pseudo codes below), then `end`.
@@ -20,89 +20,30 @@ final class RawRecordBatch: @unchecked Sendable {
     static let elementInFieldCode: UInt8 = 206
     static let end: UInt8 = 255
 
-    // A raw growable buffer: Array's per-append uniqueness and capacity checks cost more
-    // than libxml2's own work on this path (measured). Owned by one thread at a time.
-    private(set) var base: UnsafeMutablePointer<UInt8>
-    private(set) var count = 0
-    private var capacity: Int
-    var records = 0
+    /// The records' bytes; nil once handed back for reuse (`takeBuffer`).
+    private var buffer: RawRecordBuffer?
 
-    init(capacity: Int) {
-        self.capacity = max(capacity, 1024)
-        base = .allocate(capacity: self.capacity)
+    /// A batch that owns `buffer`'s memory from now on.
+    init(_ buffer: RawRecordBuffer) {
+        self.buffer = buffer
     }
 
-    deinit { base.deallocate() }
+    deinit { buffer?.deallocate() }
 
-    func reset() {
-        count = 0
-        records = 0
+    var bytes: UnsafeBufferPointer<UInt8> {
+        guard let b = buffer else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: b.base, count: b.count)
     }
 
-    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+    var records: Int { buffer?.records ?? 0 }
 
-    @inline(__always) private func reserve(_ n: Int) {
-        if count + n > capacity { grow(count + n) }
-    }
-
-    @inline(never) private func grow(_ needed: Int) {
-        var c = capacity * 2
-        while c < needed { c *= 2 }
-        let b = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
-        b.update(from: base, count: count)
-        base.deallocate()
-        base = b
-        capacity = c
-    }
-
-    @inline(__always) private func put32(_ v: UInt32, at i: Int) {
-        UnsafeMutableRawPointer(base + i).storeBytes(of: v.littleEndian, as: UInt32.self)
-    }
-
-    @inline(__always) func beginRecord(_ section: FeedSection, line: Int, column: Int) {
-        reserve(9)
-        base[count] = UInt8(section.rawValue)
-        put32(UInt32(clamping: line), at: count + 1)
-        put32(UInt32(clamping: column), at: count + 5)
-        count += 9
-    }
-
-    @inline(__always) func item(_ code: UInt8, _ value: UnsafeBufferPointer<UInt8>) {
-        reserve(5 + value.count)
-        base[count] = code
-        put32(UInt32(value.count), at: count + 1)
-        if let v = value.baseAddress { (base + count + 5).update(from: v, count: value.count) }
-        count += 5 + value.count
-    }
-
-    @inline(__always) func empty(_ code: UInt8) {
-        reserve(5)
-        base[count] = code
-        put32(0, at: count + 1)
-        count += 5
-    }
-
-    /// Starts an item whose bytes arrive in pieces; returns where to patch the length.
-    @inline(__always) func beginItem(_ code: UInt8) -> Int {
-        empty(code)
-        return count
-    }
-
-    @inline(__always) func append(_ piece: UnsafeBufferPointer<UInt8>) {
-        reserve(piece.count)
-        if let p = piece.baseAddress { (base + count).update(from: p, count: piece.count) }
-        count += piece.count
-    }
-
-    @inline(__always) func endItem(_ start: Int) {
-        put32(UInt32(count - start), at: start - 4)
-    }
-
-    @inline(__always) func endRecord() {
-        reserve(1)
-        base[count] = Self.end
-        count += 1
-        records += 1
+    /// The batch's memory, emptied, for the SAX thread to fill again; the batch holds none
+    /// after (nil if it had been taken already).
+    func takeBuffer() -> RawRecordBuffer? {
+        guard var b = buffer else { return nil }
+        buffer = nil
+        b.reset()
+        return b
     }
 }
 
