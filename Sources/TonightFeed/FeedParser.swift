@@ -53,12 +53,6 @@ package enum FeedParser {
                          referenceTablesReady: referenceTablesReady)
     }
 
-    package static func parse(
-        _ source: any ByteSource, path: String, options: FeedParserOptions, progress: ((Int64) -> Void)? = nil
-    ) throws -> FeedParseResult {
-        try parse(StreamChunks(source: source, path: path), path: path, options: options, progress: progress)
-    }
-
     static func parse(
         _ input: some ChunkSource, path: String, options: FeedParserOptions, progress: ((Int64) -> Void)? = nil,
         referenceTablesReady: (([FeedArtist], [FeedVenue], [FeedCategory]) -> Void)? = nil

@@ -8,7 +8,7 @@ import TonightCore
 /// (parse-feed-log.md, "Reading ahead again").
 ///
 /// The chunks, their order, the scan's verdicts, the final empty chunk and every error are
-/// those of `StreamChunks` over the same source (`ReadAheadChunksTests`); a read error
+/// those of reading on libxml2's thread (`ReadAheadChunksTests`' `StreamChunks`); a read error
 /// reaches the parser after the chunks before it, as it would have. Nothing is read after
 /// the empty chunk, an error or a violation. At most `depth` chunks are held.
 final class ReadAheadChunks: ChunkSource {

@@ -234,3 +234,15 @@ struct StartTagScan {
         return n
     }
 }
+
+extension StartTagScan {
+    /// `scan` as a value: the violation in `chunk`, if any.
+    mutating func verdict(_ chunk: UnsafeRawBufferPointer) -> Violation? {
+        do {
+            try scan(chunk)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}

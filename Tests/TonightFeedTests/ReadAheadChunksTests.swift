@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonightBase
 import TonightCore
 @testable import TonightFeed
 
@@ -93,10 +94,62 @@ import TonightCore
     @Test func aConsumerThatStopsStopsTheReader() {
         let bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
         let source = ScriptedSource(bytes, piece: 100)
-        let seen = Self.walk(ReadAheadChunks(source: source, path: "feed.xml"), limit: 3, stopAfter: 2)
-        #expect(seen.chunks.count == 2)
-        #expect(seen.error?.contains("the consumer stopped") == true)
+        // On a thread of its own, waited for with a deadline: a reader left waiting for a
+        // buffer would hang the walk's join, and this test must fail then, not hang.
+        let done = DispatchSemaphore(value: 0)
+        let seen = Locked<Seen?>(nil)
+        let box = UncheckedBox(source)
+        Thread.detachNewThread {
+            seen.withLock { $0 = Self.walk(ReadAheadChunks(source: box.value, path: "feed.xml"), limit: 3, stopAfter: 2) }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 30) == .success else {
+            Issue.record("the walk did not return within 30 s: the reader was not stopped")
+            return
+        }
+        let walked = seen.current
+        #expect(walked?.chunks.count == 2)
+        #expect(walked?.error?.contains("the consumer stopped") == true)
         // The reader was joined, and had read at most its few chunks ahead.
         #expect(source.reads <= 2 + ReadAheadChunks.depth + 1)
+    }
+
+    /// A value handed to the test's own thread.
+    final class UncheckedBox<T>: @unchecked Sendable {
+        let value: T
+        init(_ value: T) { self.value = value }
+    }
+}
+
+/// The reference `ReadAheadChunks` is held to: the stream read and scanned on the caller's
+/// thread, one chunk at a time (how parse-feed read its feed until 2026-11-30).
+final class StreamChunks: ChunkSource {
+    let source: any ByteSource
+    let path: String
+
+    init(source: any ByteSource, path: String) {
+        self.source = source
+        self.path = path
+    }
+
+    var consumedBytes: Int64 { source.compressedBytesRead }
+
+    func forEachChunk(scanning tags: StartTagScan, _ body: (UnsafeRawBufferPointer, StartTagScan.Violation?) throws -> Void) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FeedParser.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var tags = tags
+        while true {
+            let n: Int
+            do {
+                n = try source.read(into: buffer)
+            } catch var e as TonightError {
+                if e.file == nil { e.file = path }
+                throw e
+            }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+            let violation = tags.verdict(chunk)
+            try body(chunk, violation)
+            if n == 0 || violation != nil { return }
+        }
     }
 }
