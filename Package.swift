@@ -60,7 +60,7 @@ let package = Package(
                 ? [.unsafeFlags(["-enforce-exclusivity=unchecked"])] : []),
         .target(name: "TonightAffinity", dependencies: ["TonightCore", "TonightBase"]),
         .target(name: "TonightGeo", dependencies: ["TonightCore", "TonightBase"], resources: [.copy("Resources/geotable.tsv.zst")]),
-        .target(name: "TonightExports", dependencies: ["TonightCore", "TonightBase", "TonightGeo"]),
+        .target(name: "TonightExports", dependencies: ["TonightCore", "TonightBase", "TonightGeo", "CSystem"]),
         .target(name: "TonightRanking", dependencies: ["TonightCore", "TonightBase", "TonightFeed", "TonightGeo", "TonightExports", "CSystem"]),
         .target(name: "TonightGenerator", dependencies: ["TonightCore", "TonightGeo", "TonightBase"]),
         .target(

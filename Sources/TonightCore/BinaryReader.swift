@@ -109,9 +109,12 @@ package struct BinaryReader {
         try readArray(bytesPerElement: 8) { try $0.readFixed() }
     }
 
-    /// Skips a list of event ids (its count checked against the bytes left).
-    package mutating func skipFixedArray() throws {
-        offset += 8 * (try readCount(bytesPerElement: 8))
+    /// Skips a list of event ids (its count checked against the bytes left); returns its length.
+    @discardableResult
+    package mutating func skipFixedArray() throws -> Int {
+        let n = try readCount(bytesPerElement: 8)
+        offset += 8 * n
+        return n
     }
 
     /// A list of strings.
@@ -169,9 +172,12 @@ package struct BinaryReader {
         if try readBool() { _ = try readFixed() }
     }
 
-    /// Skips what `readInt64Array` reads (each varint checked as it is read).
-    package mutating func skipInt64Array() throws {
+    /// Skips what `readInt64Array` reads (each varint checked as it is read); returns its
+    /// length.
+    @discardableResult
+    package mutating func skipInt64Array() throws -> Int {
         let n = try readCount(bytesPerElement: 1)
         for _ in 0..<n { _ = try readUInt64() }
+        return n
     }
 }

@@ -4,7 +4,7 @@ import TonightBase
 extension BinaryTable {
     /// Checks a table's magic, name and schema version; returns its row count, `r` left at
     /// the first row.
-    static func readHeader<R: BinaryRecord>(_ r: inout BinaryReader, _ type: R.Type, table: String, url: URL) throws -> Int {
+    package static func readHeader<R: BinaryRecord>(_ r: inout BinaryReader, _ type: R.Type, table: String, url: URL) throws -> Int {
         for b in magic where try r.readByte() != b {
             throw TonightError(.invalidInput, "not a Tonight binary table", file: url.path)
         }
@@ -84,7 +84,7 @@ extension BinaryTable {
 }
 
 extension BinaryTable {
-    /// The runs `readParallel` and `readRuns` decode side by side: the rows' count, the number
+    /// The runs `readParallel` decodes side by side: the rows' count, the number
     /// of runs, and the first row and byte of every run and the end of the last (found by a
     /// pass of `skip`, which makes no values).
     fileprivate static func runs<R: BinaryRecord>(
@@ -110,49 +110,6 @@ extension BinaryTable {
         }
         return (count, parts, firstRow, firstByte)
     }
-
-    /// The rows decoded on every core into one value per run (`Part`: a run's columns, say),
-    /// in table order: `readParallel`'s runs and checks for results that are not a value
-    /// per row. `makePart(rows)` starts a run of `rows` rows; `decode` reads one row into it.
-    /// On an error, the first in table order is thrown.
-    package static func readRuns<R: BinaryRecord, Part: Sendable>(
-        _ type: R.Type, table: String, from url: URL,
-        skip: @Sendable (inout BinaryReader) throws -> Void,
-        makePart: @Sendable (_ rows: Int) -> Part,
-        decode: @Sendable (inout BinaryReader, inout Part) throws -> Void
-    ) throws -> [Part] {
-        let data = try FileIO.read(url)
-        return try data.withUnsafeBytes { raw -> [Part] in
-            let (_, parts, rowAt, byteAt) = try runs(R.self, table: table, url: url, raw: raw, skip: skip)
-            let source = SharedBytes(raw)
-            let name = url.path
-            let (firstRow, firstByte) = (rowAt, byteAt)
-            let results = try Parallel.map(parts) { p -> DecodedPart<Part> in
-                var reader = BinaryReader(UnsafeRawBufferPointer(rebasing: source.bytes[..<firstByte[p + 1]]), name: name, offset: firstByte[p])
-                var part = makePart(firstRow[p + 1] - firstRow[p])
-                do {
-                    for _ in firstRow[p]..<firstRow[p + 1] { try decode(&reader, &part) }
-                    guard reader.offset == firstByte[p + 1] else {
-                        throw TonightError(.invalidInput, "corrupt binary table (row \(firstRow[p + 1]) does not start at byte \(reader.offset))", file: name)
-                    }
-                    return DecodedPart(part: part, error: nil)
-                } catch var e as TonightError {
-                    if e.file == nil { e.file = name }
-                    return DecodedPart(part: nil, error: e)
-                } catch {
-                    return DecodedPart(part: nil, error: TonightError(.invalidInput, "\(error)", file: name))
-                }
-            }
-            if let failed = results.first(where: { $0.error != nil }) { throw failed.error! }
-            return results.map { $0.part! }
-        }
-    }
-}
-
-/// What one run of `readRuns` made, or the error that stopped it.
-private struct DecodedPart<Part: Sendable>: Sendable {
-    var part: Part?
-    var error: TonightError?
 }
 
 /// What one run of `readParallel` made: the rows kept, or the error that stopped it.

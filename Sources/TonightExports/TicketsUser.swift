@@ -88,8 +88,8 @@ package struct TicketsUser: Sendable, Equatable, BinaryRecord {
 
     /// The row when `keep` accepts its id's UTF-8 bytes; otherwise nil, the row skipped
     /// without making a value. Tested against `init(from:)` on every row of a generated
-    /// table; the simple twin of `TicketsUsers.Part.appendRow` (how the tickets stage, or a
-    /// shard of it, reads its users) in `TicketsUsersTests`.
+    /// table; the simple twin of `TicketsUsers.Scan` and `TicketsUsers(_:order:)` (how the
+    /// tickets stage, or a shard of it, reads its users) in `TicketsUsersTests`.
     package static func read(_ r: inout BinaryReader, if keep: (UnsafeRawBufferPointer) -> Bool) throws -> TicketsUser? {
         let id = try r.readStringBytes()
         guard keep(id) else {

@@ -33,86 +33,69 @@ package final class TicketsUsers: @unchecked Sendable {
     private let dismissed: UnsafeMutableBufferPointer<UInt64>
     private let dismissedStarts: UnsafeMutableBufferPointer<Int>
 
-    /// The users of `parts`, in order (each part a run of rows read on one core).
-    package init(_ parts: [Part]) {
-        count = parts.reduce(0) { $0 + $1.places.count }
-        idBytes = Self.joined(parts.map(\.idBytes))
-        idStarts = Self.joinedStarts(parts.map(\.idEnds), count: count)
-        places = Self.joined(parts.map(\.places))
-        favorites = Self.joined(parts.map(\.favorites))
-        favoriteStarts = Self.joinedStarts(parts.map(\.favoriteEnds), count: count)
-        follows = Self.joined(parts.map(\.follows))
-        followStarts = Self.joinedStarts(parts.map(\.followEnds), count: count)
-        dismissed = Self.joined(parts.map(\.dismissed))
-        dismissedStarts = Self.joinedStarts(parts.map(\.dismissedEnds), count: count)
-        ids = (0..<count).map { [idBytes, idStarts] k in String(decoding: Self.slice(idBytes, idStarts, k), as: UTF8.self) }
-    }
+    /// A table's columns, made by the code that read them (`init(_:order:)`).
+    struct Columns {
+        var idBytes: UnsafeMutableBufferPointer<UInt8>
+        var idStarts: UnsafeMutableBufferPointer<Int>
+        var places: UnsafeMutableBufferPointer<Place>
+        var favorites: UnsafeMutableBufferPointer<Int64>
+        var favoriteStarts: UnsafeMutableBufferPointer<Int>
+        var follows: UnsafeMutableBufferPointer<UInt64>
+        var followStarts: UnsafeMutableBufferPointer<Int>
+        var dismissed: UnsafeMutableBufferPointer<UInt64>
+        var dismissedStarts: UnsafeMutableBufferPointer<Int>
 
-    /// `base`'s users in the order of `order` (a permutation of its rows): the tickets stage
-    /// ranks users in id order, and read in that order from columns in row order each user
-    /// cost a cache miss per column. The columns are gathered on every core.
-    package init(_ base: TicketsUsers, order: [Int]) {
-        precondition(order.count == base.count, "the order must be a permutation of the rows")
-        count = order.count
-        places = .allocate(capacity: max(1, count))
-        idStarts = Self.gatheredStarts(base.idStarts, order)
-        favoriteStarts = Self.gatheredStarts(base.favoriteStarts, order)
-        followStarts = Self.gatheredStarts(base.followStarts, order)
-        dismissedStarts = Self.gatheredStarts(base.dismissedStarts, order)
-        idBytes = .allocate(capacity: max(1, idStarts[count]))
-        favorites = .allocate(capacity: max(1, favoriteStarts[count]))
-        follows = .allocate(capacity: max(1, followStarts[count]))
-        dismissed = .allocate(capacity: max(1, dismissedStarts[count]))
-        ids = order.map { base.ids[$0] }
-        let parts = count < 50_000 ? 1 : Parallel.width * 4
-        let target = Gather(self)
-        try! Parallel.forEach(parts) { p in  // the body throws nothing
-            let to = target.users
-            for k in Parallel.range(p, of: parts, in: to.count) {
-                let from = order[k]
-                (to.places.baseAddress! + k).initialize(to: base.places[from])
-                Self.copy(base.idBytes, base.idStarts, from, to.idBytes, to.idStarts, k)
-                Self.copy(base.favorites, base.favoriteStarts, from, to.favorites, to.favoriteStarts, k)
-                Self.copy(base.follows, base.followStarts, from, to.follows, to.followStarts, k)
-                Self.copy(base.dismissed, base.dismissedStarts, from, to.dismissed, to.dismissedStarts, k)
-            }
+        /// Frees every column (their values are trivial: nothing to deinitialise).
+        func deallocate() {
+            for b in [idStarts, favoriteStarts, followStarts, dismissedStarts] { b.deallocate() }
+            idBytes.deallocate()
+            places.deallocate()
+            favorites.deallocate()
+            follows.deallocate()
+            dismissed.deallocate()
         }
     }
 
-    /// The table handed to the gathering workers (each writes its own rows).
-    private struct Gather: @unchecked Sendable {
-        let users: TicketsUsers
-        init(_ users: TicketsUsers) { self.users = users }
-    }
-
-    /// Starts for the rows of `order`, from the starts of the rows they come from.
-    private static func gatheredStarts(_ from: UnsafeMutableBufferPointer<Int>, _ order: [Int]) -> UnsafeMutableBufferPointer<Int> {
-        let starts = UnsafeMutableBufferPointer<Int>.allocate(capacity: order.count + 1)
-        var at = 0
-        starts[0] = 0
-        for (k, r) in order.enumerated() {
-            at += from[r + 1] - from[r]
-            starts[k + 1] = at
-        }
-        return starts
-    }
-
-    /// Copies row `from`'s values to row `to`'s place.
-    @inline(__always)
-    private static func copy<T>(
-        _ src: UnsafeMutableBufferPointer<T>, _ srcStarts: UnsafeMutableBufferPointer<Int>, _ from: Int,
-        _ dst: UnsafeMutableBufferPointer<T>, _ dstStarts: UnsafeMutableBufferPointer<Int>, _ to: Int
-    ) {
-        let n = srcStarts[from + 1] - srcStarts[from]
-        guard n > 0 else { return }
-        (dst.baseAddress! + dstStarts[to]).initialize(from: src.baseAddress! + srcStarts[from], count: n)
+    /// A table of `count` users over `columns`, which it owns from now on.
+    init(count: Int, ids: [String], columns: Columns) {
+        self.count = count
+        self.ids = ids
+        idBytes = columns.idBytes
+        idStarts = columns.idStarts
+        places = columns.places
+        favorites = columns.favorites
+        favoriteStarts = columns.favoriteStarts
+        follows = columns.follows
+        followStarts = columns.followStarts
+        dismissed = columns.dismissed
+        dismissedStarts = columns.dismissedStarts
     }
 
     /// The users of `users`, in order (tests and small sets).
     package convenience init(_ users: [TicketsUser]) {
-        var part = Part(rows: users.count)
-        for u in users { part.append(u) }
-        self.init([part])
+        let places = UnsafeMutableBufferPointer<Place>.allocate(capacity: max(1, users.count))
+        for (k, u) in users.enumerated() {
+            (places.baseAddress! + k).initialize(to: Place(lat: u.lat ?? .nan, lon: u.lon ?? .nan, radiusKm: u.radiusKm ?? .nan, maxPrice: u.maxPrice ?? .nan))
+        }
+        let id = Self.column(users) { Array($0.id.utf8) }, favorites = Self.column(users, \.favorites)
+        let follows = Self.column(users, \.follows), dismissed = Self.column(users, \.dismissed)
+        self.init(count: users.count, ids: users.map(\.id), columns: Columns(
+            idBytes: id.values, idStarts: id.starts, places: places, favorites: favorites.values, favoriteStarts: favorites.starts,
+            follows: follows.values, followStarts: follows.starts, dismissed: dismissed.values, dismissedStarts: dismissed.starts))
+    }
+
+    /// One list per user, back to back, and where each starts (`count + 1` positions).
+    private static func column<T>(_ users: [TicketsUser], _ list: (TicketsUser) -> [T]) -> (values: UnsafeMutableBufferPointer<T>, starts: UnsafeMutableBufferPointer<Int>) {
+        let starts = UnsafeMutableBufferPointer<Int>.allocate(capacity: users.count + 1)
+        starts[0] = 0
+        var all: [T] = []
+        for (k, u) in users.enumerated() {
+            all.append(contentsOf: list(u))
+            starts[k + 1] = all.count
+        }
+        let values = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, all.count))
+        _ = values.initialize(from: all)
+        return (values, starts)
     }
 
     deinit {
@@ -154,48 +137,11 @@ package final class TicketsUsers: @unchecked Sendable {
         return (p.lat, p.lon, Self.optional(p.radiusKm))
     }
 
-    /// The permutation that orders the users by id bytes (the datasets' key order).
-    package func orderByID() -> [Int] {
-        UTF8Order.sortedIndices(bytes: UnsafeBufferPointer(idBytes), starts: UnsafeBufferPointer(idStarts))
-    }
-
     @inline(__always) static func optional(_ v: Double) -> Double? { v.isNaN ? nil : v }
 
     @inline(__always)
     private static func slice<T>(_ values: UnsafeMutableBufferPointer<T>, _ starts: UnsafeMutableBufferPointer<Int>, _ k: Int) -> UnsafeBufferPointer<T> {
         let lo = starts[k], hi = starts[k + 1]
         return UnsafeBufferPointer(start: values.baseAddress.map { $0 + lo }, count: hi - lo)
-    }
-
-    /// The parts' arrays back to back in one allocation (never empty: a zero-count buffer
-    /// still has an address to slice from).
-    private static func joined<T>(_ arrays: [[T]]) -> UnsafeMutableBufferPointer<T> {
-        let total = arrays.reduce(0) { $0 + $1.count }
-        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, total))
-        var at = 0
-        for a in arrays {
-            a.withUnsafeBufferPointer { src in
-                guard let s = src.baseAddress, !src.isEmpty else { return }
-                (buffer.baseAddress! + at).initialize(from: s, count: src.count)
-            }
-            at += a.count
-        }
-        return buffer
-    }
-
-    /// Global starts from the parts' per-row ends (each part's ends count from its own 0).
-    private static func joinedStarts(_ ends: [[Int]], count: Int) -> UnsafeMutableBufferPointer<Int> {
-        let starts = UnsafeMutableBufferPointer<Int>.allocate(capacity: count + 1)
-        starts[0] = 0
-        var row = 1, base = 0
-        for part in ends {
-            for e in part {
-                starts[row] = base + e
-                row += 1
-            }
-            base += part.last ?? 0
-        }
-        precondition(row == count + 1, "a part's lists do not match its rows")
-        return starts
     }
 }

@@ -120,9 +120,9 @@ extension StageContext {
 
     /// The `users` rows the running stage owns, as columns (what the tickets stage ranks),
     /// decoded on every core straight into them.
-    package func readTicketsUsers() throws -> TicketsUsers {
+    package func scanTicketsUsers() throws -> TicketsUsers.Scan {
         let shard = shard
-        return try TicketsUsers.read(from: url(of: StageTable<TicketsUser>.ticketsUsers), keep: { shard?.owns(idBytes: $0) ?? true })
+        return try TicketsUsers.Scan(url(of: StageTable<TicketsUser>.ticketsUsers), keep: { shard?.owns(idBytes: $0) ?? true })
     }
 
     /// Writes one of this stage's tables.

@@ -58,15 +58,15 @@ package struct TicketsStage: Stage {
         let t = DispatchTime.now().uptimeNanoseconds
         var t1 = t
         let (users, placeOf, places) = try { () throws -> (TicketsUsers, [Int32], SharedPlaces) in
-            // The table as read is released when this closure returns.
-            let read = try context.readTicketsUsers()
+            // The table's bytes and its scan are released when this closure returns.
+            let scan = try context.scanTicketsUsers()
             t1 = DispatchTime.now().uptimeNanoseconds
             // Two one-core steps side by side: the users' order by id bytes, and the numbering
-            // of the places users share (once for all the rankers). Then the table is put in id
-            // order (the datasets' order, in which users are ranked and written), so the
-            // ranking loop reads every column front to back.
-            let (order, places) = try Parallel.both({ read.orderByID() }, { SharedPlaces(read, settings: settings) })
-            return (TicketsUsers(read, order: order), order.map { places.placeOf[$0] }, places)
+            // of the places users share (once for all the rankers). Then each row's lists are
+            // decoded on every core straight into the id order (the datasets' order, in which
+            // users are ranked and written), so the ranking loop reads every column front to back.
+            let (order, places) = try Parallel.both({ scan.orderByID() }, { SharedPlaces(scan, settings: settings) })
+            return (try TicketsUsers(scan, order: order), order.map { places.placeOf[$0] }, places)
         }()
         let t2 = DispatchTime.now().uptimeNanoseconds
         let (usersSeconds, orderSeconds) = (Double(t2 - t) / 1e9, Double(t2 - t1) / 1e9)

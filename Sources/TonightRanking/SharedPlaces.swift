@@ -34,9 +34,15 @@ package final class SharedPlaces: @unchecked Sendable {
         }
     }
 
-    /// The same for the stage's table of users.
+    /// The same for a table of users.
     package convenience init(_ users: TicketsUsers, settings: RankingSettings) {
         self.init(count: users.count, settings: settings, point: users.point)
+    }
+
+    /// The same for the rows of the `users` table as the tickets stage scans them (table
+    /// order, before the users are put in id order).
+    package convenience init(_ scan: TicketsUsers.Scan, settings: RankingSettings) {
+        self.init(count: scan.count, settings: settings, point: scan.point)
     }
 
     /// Numbers the places of users `0 ..< count`, user `k` at `point(k)` (nil: unplaced).

@@ -9,8 +9,9 @@ import TonightGenerator
 import TonightTesting
 
 /// `TicketsUsers`, the columns the tickets stage ranks from: read straight from the `users`
-/// table, they hold what `TicketsUser.init(from:)` reads (row by row, with and without a
-/// shard's filter), and put in id order every user keeps their own values.
+/// table (`TicketsUsers.Scan`, then each row decoded once into its place), they hold what
+/// `TicketsUser.init(from:)` reads (row by row, with and without a shard's filter), and put in
+/// id order every user keeps their own values.
 @Suite struct TicketsUsersTests {
     /// The fields the ranker reads, user by user.
     static func expectSame(_ users: TicketsUsers, _ rows: [TicketsUser], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -42,21 +43,48 @@ import TonightTesting
         Self.expectSame(try TicketsUsers.read(from: url, keep: keep), expected)
     }
 
-    /// The table in id order (what the stage ranks from): ids in UTF-8 byte order, and each
-    /// user with their own place, budget and lists; a random permutation too.
+    /// The table in id order (what the stage ranks from: `Scan`, then each row decoded once
+    /// into its place): ids in UTF-8 byte order, and each user with their own place, budget and
+    /// lists; a random permutation too, and a shard's rows in id order. Above and below the
+    /// row count where the decoding splits into pieces.
     @Test(arguments: [0, 1, 3_000, 60_000])
     func reorderedUsersKeepTheirValues(count: Int) throws {
         let rows = ParallelTableReadTests.users(count)
-        let base = TicketsUsers(rows)
-        let order = base.orderByID()
-        let sorted = TicketsUsers(base, order: order)
+        let url = try ParallelTableReadTests.table(rows)
+        let scan = try TicketsUsers.Scan(url, keep: { _ in true })
+        let order = scan.orderByID()
+        #expect(order.sorted() == Array(0..<count))
+        let sorted = try TicketsUsers(scan, order: order)
         Self.expectSame(sorted, order.map { rows[$0] })
         let ids = (0..<sorted.count).map(sorted.id)
         #expect(zip(ids, ids.dropFirst()).allSatisfy { UTF8Order.less($0, $1) })
+        #expect(ids == UTF8Order.sortedIndices(rows.map(\.id)).map { rows[$0].id })
         var rng = SplitMix64(seed: 11)
         var shuffled = Array(0..<count)
         for i in shuffled.indices.reversed() where i > 0 { shuffled.swapAt(i, Int(rng.next() % UInt64(i + 1))) }
-        Self.expectSame(TicketsUsers(base, order: shuffled), shuffled.map { rows[$0] })
+        Self.expectSame(try TicketsUsers(scan, order: shuffled), shuffled.map { rows[$0] })
+        // A shard's rows: the kept ones only, in their own id order.
+        let keep: @Sendable (UnsafeRawBufferPointer) -> Bool = { $0.reduce(0) { $0 + Int($1) } % 3 == 0 }
+        let kept = try ParallelTableReadTests.serial(url, keep: keep)
+        let shard = try TicketsUsers.Scan(url, keep: keep)
+        let shardOrder = shard.orderByID()
+        Self.expectSame(try TicketsUsers(shard, order: shardOrder), shardOrder.map { kept[$0] })
+    }
+
+    /// The scan's points are the rows' (what `SharedPlaces` numbers before the users are put
+    /// in id order): the same places shared, numbered alike.
+    @Test func theScanNumbersThePlacesOfTheRows() throws {
+        let rows = ParallelTableReadTests.users(20_000).enumerated().map { k, u in
+            var u = u
+            if k % 3 == 0, u.lat != nil { (u.lat, u.lon) = (40.5, -73.25) }  // shared by many
+            return u
+        }
+        let scan = try TicketsUsers.Scan(try ParallelTableReadTests.table(rows), keep: { _ in true })
+        let settings = try SharedPlacesTests.settings()
+        let fromScan = SharedPlaces(scan, settings: settings), fromRows = SharedPlaces(rows, settings: settings)
+        #expect(fromScan.count == fromRows.count && fromScan.count > 0)
+        let differ = zip(fromScan.placeOf, fromRows.placeOf).filter { $0 != $1 }.count
+        #expect(fromScan.placeOf.count == rows.count && differ == 0, "\(differ) users numbered differently")
     }
 
     /// Each user ranked from the columns in id order (as the stage reads them) gets the
@@ -71,9 +99,9 @@ import TonightTesting
             if k % 7 == 0 { (u.lat, u.lon) = (nil, nil) }
             return u
         }
-        let base = TicketsUsers(rows)
-        let order = base.orderByID()
-        let users = TicketsUsers(base, order: order)
+        let scan = try TicketsUsers.Scan(try ParallelTableReadTests.table(rows), keep: { _ in true })
+        let order = scan.orderByID()
+        let users = try TicketsUsers(scan, order: order)
         var fromColumns = TicketsRanker(index: index, settings: settings), fromValues = TicketsRanker(index: index, settings: settings)
         var differ: [String] = [], listed = 0
         for k in 0..<users.count {
