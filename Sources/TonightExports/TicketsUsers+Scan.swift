@@ -51,7 +51,7 @@ extension TicketsUsers {
         /// Reads the table at `url` and checks its header and every row to the file's end.
         package init(_ url: URL, keep: (UnsafeRawBufferPointer) -> Bool) throws {
             bytes = try FileIO.read(url)
-            let path = url.path  // computed on each call
+            let path = url.path  // `URL.path` is computed on every use: once here, not per row
             name = path
             var idBytes: [UInt8] = [], idStarts = [0], kept: [Row] = []
             try bytes.withUnsafeBytes { raw in
