@@ -57,9 +57,12 @@ extension TicketsUsers {
             try bytes.withUnsafeBytes { raw in
                 var r = BinaryReader(raw, name: path)
                 let rows = try BinaryTable.readHeader(&r, TicketsUser.self, table: "users", url: url)
-                idBytes.reserveCapacity(rows * 12)
-                idStarts.reserveCapacity(rows + 1)
-                kept.reserveCapacity(rows)
+                // A row takes 10 bytes at least (an empty id, six absent or empty fields, three
+                // empty lists): a corrupt count reserves no more than the file can hold.
+                let expected = min(rows, raw.count / 10)
+                idBytes.reserveCapacity(expected * 12)
+                idStarts.reserveCapacity(expected + 1)
+                kept.reserveCapacity(expected)
                 for _ in 0..<rows {
                     let id = try r.readStringBytes()
                     guard keep(id) else {

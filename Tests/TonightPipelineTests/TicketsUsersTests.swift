@@ -114,8 +114,9 @@ import TonightTesting
         #expect(differ.count == 0, "\(differ.prefix(5))")
     }
 
-    /// Damaged tables are refused with the file named: cut short, a row with a NaN
-    /// coordinate (load-tickets writes none: NaN means "absent" in the columns).
+    /// Damaged tables are refused with the file named: cut short, a row count the bytes do not
+    /// hold, a row with a NaN coordinate (load-tickets writes none: NaN means "absent" in the
+    /// columns).
     @Test func damagedTablesAreRefused() throws {
         let rows = ParallelTableReadTests.users(60_000)
         let url = try ParallelTableReadTests.table(rows)
@@ -125,6 +126,21 @@ import TonightTesting
         #expect {
             _ = try TicketsUsers.read(from: short, keep: { _ in true })
         } throws: { ($0 as? TonightError)?.file == short.path }
+        // A header that claims a row for every byte after it: 200,000 ten-byte rows of zeros
+        // (empty ids, nothing set) are there, the two million claimed are not.
+        var header = BinaryWriter(capacity: 64)
+        header.writeRaw(Array("TONIGHT-TABLE\n".utf8))
+        header.write("users")
+        header.write(UInt64(TicketsUser.schemaVersion))
+        header.write(UInt64(2_000_000))
+        let claims = url.deletingLastPathComponent().appendingPathComponent("claims.bin")
+        try Data(header.bytes + [UInt8](repeating: 0, count: 2_000_000)).write(to: claims)
+        #expect {
+            _ = try TicketsUsers.read(from: claims, keep: { _ in true })
+        } throws: { e in
+            guard let e = e as? TonightError else { return false }
+            return e.file == claims.path && e.message.contains("unexpected end")
+        }
         var nan = rows[0]
         nan.lat = .nan
         let nanURL = try ParallelTableReadTests.table([nan] + rows.dropFirst())
