@@ -118,8 +118,8 @@ extension StageContext {
         return try BinaryTable.readParallel(R.self, table: table.name, from: url(of: table), skip: skip, some: { r in try row(&r, owned) })
     }
 
-    /// The `users` rows the running stage owns, as columns (what the tickets stage ranks),
-    /// decoded on every core straight into them.
+    /// The `users` rows the running stage owns, scanned once (`TicketsUsers.Scan`); the
+    /// tickets stage then decodes them on every core straight into id order.
     package func scanTicketsUsers() throws -> TicketsUsers.Scan {
         let shard = shard
         return try TicketsUsers.Scan(url(of: StageTable<TicketsUser>.ticketsUsers), keep: { shard?.owns(idBytes: $0) ?? true })
