@@ -116,11 +116,7 @@ extension TicketsUsers {
 
         /// Kept row `k`'s point and radius, nil when unplaced (what `SharedPlaces` numbers).
         @inline(__always)
-        package func point(_ k: Int) -> (lat: Double, lon: Double, radiusKm: Double?)? {
-            let p = rows[k].place
-            guard !p.lat.isNaN, !p.lon.isNaN else { return nil }
-            return (p.lat, p.lon, TicketsUsers.optional(p.radiusKm))
-        }
+        package func point(_ k: Int) -> (lat: Double, lon: Double, radiusKm: Double?)? { rows[k].place.point }
     }
 
     /// `scan`'s rows in the order of `order` (a permutation of them), each row's lists
@@ -188,9 +184,9 @@ extension TicketsUsers {
                                 (to.places.baseAddress! + k).initialize(to: row.place)
                                 var r = BinaryReader(source.bytes, name: scan.name, offset: row.listAt)
                                 do {
-                                    try Self.list(&r, Int(row.favorites), into: to.favorites.baseAddress! + to.favoriteStarts[k]) { try $0.readInt64() }
-                                    try Self.list(&r, Int(row.follows), bytesPerElement: 8, into: to.follows.baseAddress! + to.followStarts[k]) { try $0.readFixed() }
-                                    try Self.list(&r, Int(row.dismissed), bytesPerElement: 8, into: to.dismissed.baseAddress! + to.dismissedStarts[k]) { try $0.readFixed() }
+                                    try Self.list(&r, Int(row.favorites), file: scan.name, into: to.favorites.baseAddress! + to.favoriteStarts[k]) { try $0.readInt64() }
+                                    try Self.list(&r, Int(row.follows), bytesPerElement: 8, file: scan.name, into: to.follows.baseAddress! + to.followStarts[k]) { try $0.readFixed() }
+                                    try Self.list(&r, Int(row.dismissed), bytesPerElement: 8, file: scan.name, into: to.dismissed.baseAddress! + to.dismissedStarts[k]) { try $0.readFixed() }
                                 } catch let e as TonightError {
                                     return e
                                 } catch {
@@ -209,11 +205,11 @@ extension TicketsUsers {
     /// Reads a list of `n` values (the count the scan found) into `to`.
     @inline(__always)
     private static func list<T>(
-        _ r: inout BinaryReader, _ n: Int, bytesPerElement: Int = 1, into to: UnsafeMutablePointer<T>,
+        _ r: inout BinaryReader, _ n: Int, bytesPerElement: Int = 1, file: String, into to: UnsafeMutablePointer<T>,
         _ element: (inout BinaryReader) throws -> T
     ) throws {
         guard try r.readCount(bytesPerElement: bytesPerElement) == n else {
-            throw TonightError(.internal, "the users table's list lengths changed between two reads")
+            throw TonightError(.internal, "the users table's list lengths changed between two reads", file: file)
         }
         for i in 0..<n { (to + i).initialize(to: try element(&r)) }
     }

@@ -15,6 +15,13 @@ package final class TicketsUsers: @unchecked Sendable {
         var lon: Double
         var radiusKm: Double
         var maxPrice: Double
+
+        /// The point and radius, nil when unplaced (what `SharedPlaces` numbers).
+        @inline(__always)
+        var point: (lat: Double, lon: Double, radiusKm: Double?)? {
+            guard !lat.isNaN, !lon.isNaN else { return nil }
+            return (lat, lon, TicketsUsers.optional(radiusKm))
+        }
     }
 
     /// How many users.
@@ -131,11 +138,7 @@ package final class TicketsUsers: @unchecked Sendable {
 
     /// User `k`'s point and radius, nil when unplaced (what `SharedPlaces` numbers).
     @inline(__always)
-    package func point(_ k: Int) -> (lat: Double, lon: Double, radiusKm: Double?)? {
-        let p = places[k]
-        guard !p.lat.isNaN, !p.lon.isNaN else { return nil }
-        return (p.lat, p.lon, Self.optional(p.radiusKm))
-    }
+    package func point(_ k: Int) -> (lat: Double, lon: Double, radiusKm: Double?)? { places[k].point }
 
     @inline(__always) static func optional(_ v: Double) -> Double? { v.isNaN ? nil : v }
 
