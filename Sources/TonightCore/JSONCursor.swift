@@ -15,10 +15,16 @@ package struct JSONCursor: TextOutputStream {
     /// Bytes written so far.
     package var count: Int { end }
 
+    /// A cursor over `buffer`, whose last `storeSlack` bytes are not part of the bound: only
+    /// the 8-byte stores of `digits` reach into them.
     init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(buffer.count >= Self.storeSlack)
         base = buffer.baseAddress!
-        capacity = buffer.count
+        capacity = buffer.count - Self.storeSlack
     }
+
+    /// Bytes past the bound that a store of eight digits may write (and leave unwritten).
+    @usableFromInline static var storeSlack: Int { 8 }
 
     @inlinable @inline(__always)
     mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
@@ -106,9 +112,54 @@ package struct JSONCursor: TextOutputStream {
         k.withBytes { bytes($0) }
     }
 
-    @inlinable
+    /// An integer, as `String(v)` prints it. Below 10^8 (every id and count the lists hold)
+    /// the digits are made at once in one 64-bit word (`JSONNumber.eightDigits`) and stored
+    /// straight into place, inline; other values take `otherInt`, out of line, so that this
+    /// path stays small enough to inline into the writers' loops.
+    @inlinable @inline(__always)
     package mutating func int(_ v: Int64) {
-        JSONNumber.withDigits(v) { bytes($0) }
+        if v >= 0 && v < 100_000_000 {
+            leading(UInt32(truncatingIfNeeded: v))
+        } else {
+            otherInt(v)
+        }
+    }
+
+    /// `int` for negative values and those of nine digits or more: eight digits at a time
+    /// below 10^16 in magnitude, `withDigits` beyond.
+    @usableFromInline @inline(never)
+    mutating func otherInt(_ v: Int64) {
+        let m = v.magnitude
+        guard m < 10_000_000_000_000_000 else { return JSONNumber.withDigits(v) { bytes($0) } }
+        if v < 0 { byte(UInt8(ascii: "-")) }
+        if m < 100_000_000 {
+            leading(UInt32(truncatingIfNeeded: m))
+        } else {
+            leading(UInt32(truncatingIfNeeded: m / 100_000_000))
+            digits(JSONNumber.eightDigits(UInt32(truncatingIfNeeded: m % 100_000_000)), skipping: 0, count: 8)
+        }
+    }
+
+    /// The digits of `x` < 10^8 without leading zeros (`0` for zero).
+    @inlinable @inline(__always)
+    mutating func leading(_ x: UInt32) {
+        let d = JSONNumber.eightDigits(x)
+        // The first digit is the lowest byte; a leading zero is a zero byte below the first
+        // non-zero one (x = 0 keeps its last digit).
+        let zeros = x == 0 ? 7 : d.trailingZeroBitCount >> 3
+        digits(d, skipping: zeros, count: 8 - zeros)
+    }
+
+    /// `count` of the eight digits `d` (`JSONNumber.eightDigits`) after the first `skip`
+    /// (skip + count ≤ 8): one 8-byte store, of which `count` bytes are kept (the others
+    /// fall within the next writes or the buffer's `storeSlack`).
+    @inlinable @inline(__always)
+    mutating func digits(_ d: UInt64, skipping skip: Int, count: Int) {
+        // The bound counts the `count` bytes kept; the rest of the store lands in the slack.
+        precondition(end + count <= capacity, "JSONCursor: item larger than its declared bound")
+        let text = (d | 0x3030_3030_3030_3030) >> UInt64(8 * skip)
+        UnsafeMutableRawPointer(base + end).storeBytes(of: text.littleEndian, as: UInt64.self)
+        end += count
     }
 
     /// A JSON number with the same text as `JSONWriter.value(_: Double)`.
@@ -133,9 +184,32 @@ package struct JSONCursor: TextOutputStream {
         }
     }
 
-    /// `n / 10^places` as plain decimal text (`JSONNumber.withDecimal`).
+    /// `n / 10^places` as plain decimal text, trailing zeros of the fraction dropped (the
+    /// text of `JSONNumber.withDecimal`). With 1 to 8 places and |n| / 10^places below 10^8
+    /// (every distance, score and coordinate the lists write), inline: the whole part's
+    /// digits as `int` makes them, the fraction's eight digits at once with its trailing
+    /// zeros counted from the word (its high zero bytes), without a division per zero.
     @inlinable @inline(__always)
     mutating func decimal(_ n: Int64, places: Int) {
+        guard places > 0, places <= 8 else { return otherDecimal(n, places: places) }
+        let m = n.magnitude, scale = UInt64(NumberPrecision.power(places))
+        let whole = m / scale
+        guard whole < 100_000_000 else { return otherDecimal(n, places: places) }
+        if n < 0 { byte(UInt8(ascii: "-")) }
+        leading(UInt32(truncatingIfNeeded: whole))
+        let fraction = UInt32(truncatingIfNeeded: m - whole * scale)
+        guard fraction != 0 else { return }
+        // The fraction's `places` digits are the last of its eight (the rest are zeros);
+        // its trailing zeros are the word's highest zero bytes.
+        let d = JSONNumber.eightDigits(fraction)
+        byte(UInt8(ascii: "."))
+        digits(d, skipping: 8 - places, count: places - d.leadingZeroBitCount >> 3)
+    }
+
+    /// `decimal` for the other values (no places or more than 8, a whole part of nine
+    /// digits or more), out of line.
+    @usableFromInline @inline(never)
+    mutating func otherDecimal(_ n: Int64, places: Int) {
         JSONNumber.withDecimal(n, places: places) { bytes($0) }
     }
 
@@ -184,7 +258,7 @@ extension JSONWriter {
     /// that was a copy of every list record, 0.8 % of the tickets stage in `memmove`).
     package mutating func elements(maxBytes: Int, _ body: (inout JSONCursor) -> Void) {
         let comma = !isFirst
-        bytes.append(addingCapacity: maxBytes + 1) { span in
+        bytes.append(addingCapacity: maxBytes + 1 + JSONCursor.storeSlack) { span in
             span.withUnsafeMutableBufferPointer { buffer, count in
                 var c = JSONCursor(UnsafeMutableBufferPointer(rebasing: buffer[count...]))
                 if comma { c.byte(UInt8(ascii: ",")) }

@@ -332,6 +332,21 @@ enum JSONNumber {
         }
     }
 
+    /// The eight decimal digits of `x` < 10^8, zero-padded, as values 0–9 in the bytes of one
+    /// word in memory order (the first digit in the lowest byte; add `0x30` to each for
+    /// ASCII). Lane by lane, without a loop: the two halves of four digits in 32-bit lanes,
+    /// split by 100 into 16-bit lanes, then by 10 into bytes, each quotient a multiply and a
+    /// shift (x/100 = x·5243 >> 19 below 43,699; x/10 = x·103 >> 10 below 179) whose
+    /// spill into the lane below is masked off.
+    @inlinable @inline(__always)
+    static func eightDigits(_ x: UInt32) -> UInt64 {
+        let v = UInt64(x / 10_000) | UInt64(x % 10_000) << 32
+        let hundreds = ((v &* 5243) >> 19) & 0x0000_007F_0000_007F
+        let pairs = hundreds | (v &- hundreds &* 100) << 16
+        let tens = ((pairs &* 103) >> 10) & 0x000F_000F_000F_000F
+        return tens | (pairs &- tens &* 10) << 8
+    }
+
     /// "00" to "99": the two digits of `n` (below 100) are bytes 2n and 2n + 1.
     @inlinable
     static var pairs: StaticString {

@@ -98,6 +98,63 @@ import TonightGenerator
         }
     }
 
+    /// The eight digits made in one word: every value below 100,000, the edges of every
+    /// digit count and 1,000,000 random values below 10^8, against `String`'s zero-padded text.
+    @Test func eightDigitsAreTheZeroPaddedText() {
+        var values = Array(UInt32(0)..<100_000)
+        var power: UInt32 = 1
+        for _ in 0..<8 {
+            power *= 10
+            values += [power - 1, power, power + 1].filter { $0 < 100_000_000 }
+        }
+        var random = SplitMix64(seed: 12)
+        for _ in 0..<1_000_000 { values.append(UInt32(random.next() % 100_000_000)) }
+        for x in values {
+            let word = JSONNumber.eightDigits(x) | 0x3030_3030_3030_3030
+            let text = withUnsafeBytes(of: word.littleEndian) { String(decoding: $0, as: UTF8.self) }
+            let expected = String(repeating: "0", count: 8 - String(x).count) + String(x)
+            guard text == expected else {
+                Issue.record("\(x): \(text), expected \(expected)")
+                return
+            }
+        }
+    }
+
+    /// The cursor's decimals (the whole part and the fraction made eight digits at a time,
+    /// the fraction's trailing zeros counted from the word) against `withDecimal`: every
+    /// count of places from 0 to 12, both signs, 200,000 random values of every magnitude
+    /// and the values whose fraction is all zeros, one digit, or ends in zeros. Each is
+    /// written as the last element of a run bounded by its exact length.
+    @Test func cursorDecimalsAreWithDecimalsText() {
+        var random = SplitMix64(seed: 13)
+        var cases: [(Int64, Int)] = []
+        for places in 0...12 {
+            for n: Int64 in [1, 5, 10, 12, 100, 120, 1_000_000_000, 99_999_999_999, 123_456_789_000_000] {
+                cases += [(n, places), (-n, places)]
+            }
+        }
+        for _ in 0..<200_000 {
+            let bits = Int(random.next() % 63)
+            var n = Int64(random.next() >> UInt64(64 - max(1, bits)))
+            if random.next() % 3 == 0, n < Int64.max / 1000 { n *= 1000 }
+            cases.append((random.next() % 2 == 0 ? n : -n, Int(random.next() % 13)))
+        }
+        cases += [(Int64.max, 8), (Int64.min + 1, 3)]
+        for (n, places) in cases {
+            var expected = ""
+            JSONNumber.withDecimal(n, places: places) { expected = String(decoding: $0, as: UTF8.self) }
+            var w = JSONWriter()
+            w.beginArray()
+            w.element(maxBytes: expected.utf8.count) { $0.decimal(n, places: places) }
+            w.endArray()
+            let text = String(decoding: w.bytes.dropFirst().dropLast(), as: UTF8.self)
+            guard text == expected else {
+                Issue.record("\(n) with \(places) places: \(text), expected \(expected)")
+                return
+            }
+        }
+    }
+
     /// `v / 10^decimals` as text, from `String(v)`'s digits (the reference of `withDigits`).
     static func pointed(_ v: Int64, _ decimals: Int) -> String {
         guard decimals > 0 else { return String(v) }
