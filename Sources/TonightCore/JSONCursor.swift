@@ -16,7 +16,7 @@ package struct JSONCursor: TextOutputStream {
     package var count: Int { end }
 
     /// A cursor over `buffer`, whose last `storeSlack` bytes are not part of the bound: only
-    /// the 8-byte stores of `digits` reach into them.
+    /// the fixed-size stores of `digits` (8 bytes) and `key` (32) reach into them.
     init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         precondition(buffer.count >= Self.storeSlack)
         base = buffer.baseAddress!
@@ -24,7 +24,7 @@ package struct JSONCursor: TextOutputStream {
     }
 
     /// Bytes past the bound that a store of eight digits may write (and leave unwritten).
-    @usableFromInline static var storeSlack: Int { 8 }
+    @usableFromInline static var storeSlack: Int { 32 }
 
     @inlinable @inline(__always)
     mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
@@ -106,10 +106,18 @@ package struct JSONCursor: TextOutputStream {
         return (ascii.byteSwapped).littleEndian
     }
 
-    /// `"name":`.
+    /// `"name":`: the name's whole 32-byte storage in two 16-byte stores, of which its
+    /// `count` bytes are kept (the rest fall within the next writes or the `storeSlack`),
+    /// without a copy sized at run time.
     @inlinable @inline(__always)
     package mutating func key(_ k: JSONWriter.FieldName) {
-        k.withBytes { bytes($0) }
+        precondition(end + k.count <= capacity, "JSONCursor: item larger than its declared bound")
+        let p = UnsafeMutableRawPointer(base + end)
+        withUnsafeBytes(of: k.storage) {
+            p.storeBytes(of: $0.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            p.storeBytes(of: $0.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16, as: SIMD16<UInt8>.self)
+        }
+        end += k.count
     }
 
     /// An integer, as `String(v)` prints it. Below 10^8 (every id and count the lists hold)

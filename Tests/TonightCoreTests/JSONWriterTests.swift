@@ -98,6 +98,33 @@ import TonightGenerator
         }
     }
 
+    /// Field names of every length a `FieldName` holds (3 to 32 bytes with the quotes and
+    /// the colon, so both of the key's 16-byte stores count), escapes included, written by
+    /// the cursor one after another in a run bounded by their exact length, read back as the
+    /// writer's keys.
+    @Test func cursorKeysOfEveryLengthAreTheWritersKeys() {
+        let names = (0...29).map { String(repeating: "k", count: $0) } + ["a\"b", "tab\t", "é"]
+        var run = JSONWriter()
+        var total = 0
+        for name in names { total += JSONWriter.FieldName(name).count + 1 }
+        run.beginArray()
+        run.elements(maxBytes: total) { c in
+            for name in names {
+                c.key(JSONWriter.FieldName(name))
+                c.byte(UInt8(ascii: "0"))
+            }
+        }
+        run.endArray()
+        let expected = "[" + names.map { name -> String in
+            var one = JSONWriter()
+            one.beginObject()
+            one.field(name, 0)
+            one.endObject()
+            return String(decoding: one.bytes.dropFirst().dropLast(), as: UTF8.self)
+        }.joined() + "]"
+        #expect(String(decoding: run.bytes, as: UTF8.self) == expected)
+    }
+
     /// The eight digits made in one word: every value below 100,000, the edges of every
     /// digit count and 1,000,000 random values below 10^8, against `String`'s zero-padded text.
     @Test func eightDigitsAreTheZeroPaddedText() {
