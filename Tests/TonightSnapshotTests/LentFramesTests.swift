@@ -135,6 +135,32 @@ import TonightGenerator
         #expect(try lent.finish() == one.finish())
     }
 
+    /// A record without its newline in the middle of a large batch (past frames that would be
+    /// lent, and within the frame left open before it), or whose end lies beyond the bytes, is
+    /// refused, and the records before it are written as if appended one by one (the ends are
+    /// checked in a pass of their own before the scan: `firstRefusedLine`).
+    @Test(arguments: [(5, false), (3_000, false), (3_001, false), (5_999, false), (4_000, true)])
+    func aRecordWithoutItsNewlineStopsTheBatchThere(bad: Int, beyond: Bool) throws {
+        let recs = Self.records(6_000, seed: 12)
+        var one = SeekableZstdWriter(frameBytes: 2 << 10, level: 1)
+        for (k, j) in recs[..<bad] { try one.append(key: k, json: j) }
+        var lent = SeekableZstdWriter(frameBytes: 2 << 10, level: 1)
+        try Self.appendBatch(&lent, recs, 0..<3)
+        var (lines, ends) = Self.batch(recs, 3..<recs.count)
+        if beyond { ends[bad - 3] = lines.count + 1 } else { lines[ends[bad - 3] - 1] = UInt8(ascii: " ") }
+        var refusal: String?
+        do {
+            try lines.withUnsafeBytes { l in
+                try ends.withUnsafeBufferPointer { e in
+                    try lent.append(lines: l, ends: e, records: 0..<e.count) { recs[3 + $0].0 }
+                }
+            }
+        } catch { refusal = "\(error)" }
+        #expect(refusal?.contains("record \(bad - 3) of a batch does not end with a newline") == true, "\(refusal ?? "no error")")
+        #expect(lent.records == bad)
+        #expect(try lent.finish() == one.finish())
+    }
+
     /// A record whose end does not fall after a newline inside the buffer is refused, after
     /// the records before it are appended.
     @Test(arguments: [([12, 23], 1), ([12, 30], 1), ([11, 23], 0), ([0, 12], 0)])
