@@ -71,8 +71,11 @@ package struct JSONWriter: Sendable {
         @usableFromInline var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         @usableFromInline let count: Int
 
-        package init(_ name: String) {
-            var w = JSONWriter(capacity: name.utf8.count + 3)
+        /// `"name":` after the punctuation `prefix` (`,` for a member after the first, `{`
+        /// for an object's first), which `JSONCursor.key` then writes in the same store.
+        package init(_ name: String, prefix: StaticString = "") {
+            var w = JSONWriter(capacity: name.utf8.count + 3 + prefix.utf8CodeUnitCount)
+            prefix.withUTF8Buffer { w.bytes.append(contentsOf: $0) }
             w.appendString(name)
             w.bytes.append(UInt8(ascii: ":"))
             precondition(w.bytes.count <= 32, "field name too long for FieldName: \(name)")

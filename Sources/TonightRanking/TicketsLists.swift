@@ -93,16 +93,18 @@ package struct TicketsLists: Sendable, Equatable {
 
 extension TicketsLists {
     /// The items' field names, read once per record (`fields` is a global: every read of
-    /// one is a `swift_once` call, and an item has four to six names).
+    /// one is a `swift_once` call, and an item has four to six names), each with the
+    /// punctuation before it: `{"event":` opens an item, `,"score":` and the others follow a
+    /// member.
     private struct Fields {
-        let event = JSONWriter.FieldName("event")
-        let score = JSONWriter.FieldName("score")
-        let artist = JSONWriter.FieldName("artist")
-        let artists = JSONWriter.FieldName("artists")
-        let because = JSONWriter.FieldName("because")
-        let reason = JSONWriter.FieldName("reason")
-        let distanceKm = JSONWriter.FieldName("distanceKm")
-        let following = JSONWriter.FieldName("following")
+        let event = JSONWriter.FieldName("event", prefix: "{")
+        let score = JSONWriter.FieldName("score", prefix: ",")
+        let artist = JSONWriter.FieldName("artist", prefix: ",")
+        let artists = JSONWriter.FieldName("artists", prefix: ",")
+        let because = JSONWriter.FieldName("because", prefix: ",")
+        let reason = JSONWriter.FieldName("reason", prefix: ",")
+        let distanceKm = JSONWriter.FieldName("distanceKm", prefix: ",")
+        let following = JSONWriter.FieldName("following", prefix: ",")
     }
 
     private static let fields = Fields()
@@ -112,16 +114,16 @@ extension TicketsLists {
     private static let itemBound = 256
     private static let perID = JSONCursor.maxIntBytes + 1
 
+    /// `{"event":"…"`.
     @inline(__always)
     private static func eventField(_ id: UInt64, _ f: borrowing Fields, _ c: inout JSONCursor) {
-        c.byte(UInt8(ascii: "{"))
         c.key(f.event)
         c.eventID(id)
     }
 
+    /// `,"name":` (the names carry their comma).
     @inline(__always)
     private static func field(_ k: JSONWriter.FieldName, _ c: inout JSONCursor) {
-        c.byte(UInt8(ascii: ","))
         c.key(k)
     }
 

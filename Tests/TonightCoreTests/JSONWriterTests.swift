@@ -125,6 +125,24 @@ import TonightGenerator
         #expect(String(decoding: run.bytes, as: UTF8.self) == expected)
     }
 
+    /// A name with the punctuation before it is that punctuation, then the name as the
+    /// writer's key (escapes included), through the cursor as through `withBytes`.
+    @Test(arguments: ["score", "distanceKm", "a\"b", String(repeating: "k", count: 28)])
+    func prefixedNamesCarryTheirPunctuation(_ name: String) {
+        var plain = JSONWriter()
+        plain.beginObject()
+        plain.field(name, 0)
+        let key = String(decoding: plain.bytes.dropFirst().dropLast(), as: UTF8.self)
+        for (prefix, text) in [(",", ","), ("{", "{")] as [(StaticString, String)] {
+            let n = JSONWriter.FieldName(name, prefix: prefix)
+            #expect(n.withBytes { String(decoding: $0, as: UTF8.self) } == text + key)
+            var w = JSONWriter()
+            w.beginArray()
+            w.element(maxBytes: n.count) { $0.key(n) }
+            #expect(String(decoding: w.bytes.dropFirst(), as: UTF8.self) == text + key)
+        }
+    }
+
     /// The eight digits made in one word: every value below 100,000, the edges of every
     /// digit count and 1,000,000 random values below 10^8, against `String`'s zero-padded text.
     @Test func eightDigitsAreTheZeroPaddedText() {
