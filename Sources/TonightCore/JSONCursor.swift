@@ -23,7 +23,8 @@ package struct JSONCursor: TextOutputStream {
         capacity = buffer.count - Self.storeSlack
     }
 
-    /// Bytes past the bound that a store of eight digits may write (and leave unwritten).
+    /// Bytes past the bound that the fixed-size stores (`digits`, `key`) may write; what
+    /// lands there is never counted.
     @usableFromInline static var storeSlack: Int { 32 }
 
     @inlinable @inline(__always)
