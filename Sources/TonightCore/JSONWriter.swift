@@ -375,7 +375,9 @@ enum JSONNumber {
             mag /= 10
             p -= 1
         }
-        withDigits(n < 0 ? -Int64(mag) : Int64(mag), decimals: p, body)
+        // A magnitude of 2^63 (Int64.min, nothing stripped: it ends in 8) is `n` itself.
+        let value = Int64(exactly: mag).map { n < 0 ? -$0 : $0 } ?? n
+        withDigits(value, decimals: p, body)
     }
 
     /// The integer a double is printed as: non-finite values as 0 (JSON has no NaN), integral

@@ -184,10 +184,12 @@ import TonightGenerator
             if random.next() % 3 == 0, n < Int64.max / 1000 { n *= 1000 }
             cases.append((random.next() % 2 == 0 ? n : -n, Int(random.next() % 13)))
         }
-        cases += [(Int64.max, 8), (Int64.min + 1, 3)]
+        cases += [(Int64.max, 8), (Int64.min + 1, 3), (Int64.min, 2), (Int64.min, 0)]
         for (n, places) in cases {
             var expected = ""
             JSONNumber.withDecimal(n, places: places) { expected = String(decoding: $0, as: UTF8.self) }
+            // withDecimal against the digits of `String` (no trailing zero in the fraction).
+            #expect(expected == Self.stripped(Self.pointed(n, places)), "withDecimal(\(n), \(places))")
             var w = JSONWriter()
             w.beginArray()
             w.element(maxBytes: expected.utf8.count) { $0.decimal(n, places: places) }
@@ -198,6 +200,15 @@ import TonightGenerator
                 return
             }
         }
+    }
+
+    /// `text` without the trailing zeros of its fraction (nor a bare point).
+    static func stripped(_ text: String) -> String {
+        guard text.contains(".") else { return text }
+        var t = Substring(text)
+        while t.hasSuffix("0") { t = t.dropLast() }
+        if t.hasSuffix(".") { t = t.dropLast() }
+        return String(t)
     }
 
     /// `v / 10^decimals` as text, from `String(v)`'s digits (the reference of `withDigits`).
