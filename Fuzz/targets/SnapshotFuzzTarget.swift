@@ -54,14 +54,35 @@ package struct SnapshotFuzzTarget: FuzzTarget {
             let url = directory.appendingPathComponent("dataset.ndjson.zst")
             try Self.write(body, to: url)
             guard let file = try? SeekableZstdFile(path: url.path) else { return .refused }
-            var records = 0
+            var lines: [[UInt8]] = []
             for i in 0..<min(file.frames.count, 8) {
                 guard let frame = try? file.frame(i) else { continue }
-                for line in frame.split(separator: 0x0A) {
-                    if (Array(line).withUnsafeBufferPointer { (try? scanner.scan($0) { _, _ in }) != nil }) { records += 1 }
-                }
+                lines += frame.split(separator: 0x0A).map(Array.init)
             }
-            return .accepted(reached: records)
+            // Each line scanned with the member names of every line before it remembered (as
+            // a verification does), with none, and with those of every line after it: the
+            // values found, or the refusal, are the same.
+            let forward = RecordScanner.KnownNames(), backward = RecordScanner.KnownNames()
+            var scans: [[[(Int, [UInt8])]?]] = [[], [], []]
+            for line in lines { scans[0].append(scan(line, names: forward)) }
+            for line in lines { scans[1].append(scan(line, names: RecordScanner.KnownNames())) }
+            for line in lines.reversed() { scans[2].insert(scan(line, names: backward), at: 0) }
+            for k in lines.indices where !Self.same(scans[0][k], scans[1][k]) || !Self.same(scans[0][k], scans[2][k]) {
+                throw FuzzFinding(Self.name, "line \(k) scanned differently with other member names remembered: \(lines[k])")
+            }
+            return .accepted(reached: scans[0].count { $0 != nil })
         }
+    }
+
+    /// The values the scanner finds in `line` (rule, bytes), or nil when it refuses it.
+    private func scan(_ line: [UInt8], names: RecordScanner.KnownNames) -> [(Int, [UInt8])]? {
+        var found: [(Int, [UInt8])] = []
+        let ok = line.withUnsafeBufferPointer { b in (try? scanner.scan(b, names: names) { found.append(($0, Array($1))) }) != nil }
+        return ok ? found : nil
+    }
+
+    private static func same(_ a: [(Int, [UInt8])]?, _ b: [(Int, [UInt8])]?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
     }
 }

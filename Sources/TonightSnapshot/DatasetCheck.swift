@@ -113,6 +113,8 @@ struct DatasetCheck: Sendable {
         var previous: [UInt8] = []
         var hasPrevious = false
         var firstFrame = true
+        // The member names this run's records have met (one run is one thread's).
+        let names = RecordScanner.KnownNames()
         do {
             try d.store.scanFrames(in: runs[k]) { i, f, tableFirst in
                 defer { firstFrame = false }
@@ -143,7 +145,7 @@ struct DatasetCheck: Sendable {
                                 result.keyEnds.append(result.keyBytes.count)
                             }
                             if checksReferences {
-                                try Self.references(line, key: key, frame: i, scanner: scanner, collect: collect, path: path, targets: ruleTargets, into: &result)
+                                try Self.references(line, key: key, frame: i, scanner: scanner, names: names, collect: collect, path: path, targets: ruleTargets, into: &result)
                             }
                         }
                     }
@@ -166,7 +168,8 @@ struct DatasetCheck: Sendable {
     }
 
     private static func references(
-        _ line: UnsafeBufferPointer<UInt8>, key: UnsafeBufferPointer<UInt8>, frame: Int, scanner: RecordScanner, collect: Bool, path: String,
+        _ line: UnsafeBufferPointer<UInt8>, key: UnsafeBufferPointer<UInt8>, frame: Int, scanner: RecordScanner, names: RecordScanner.KnownNames,
+        collect: Bool, path: String,
         targets: [KeySet.Lookup?], into result: inout RunResult
     ) throws {
         var found: [(Int, [UInt8])] = []
@@ -175,7 +178,7 @@ struct DatasetCheck: Sendable {
             // The closure captures only plain pointers: an array captured by value was retained
             // and released at every step of the walk (a sixth of a verification pass).
             try targets.withUnsafeBufferPointer { targets in
-                try scanner.scan(line) { rule, value in
+                try scanner.scan(line, names: names) { rule, value in
                     if collect {
                         found.append((rule, Array(value)))
                     } else if let set = targets[rule], !set.contains(value) {

@@ -48,16 +48,77 @@ package struct RecordScanner {
     /// Calls `found(rule, value)` for every value the rules reach (strings unescaped, numbers
     /// as their text). Throws `Malformed` when the line is not one JSON value.
     package func scan(_ line: UnsafeBufferPointer<UInt8>, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
+        try scan(line, names: KnownNames(), found: found)
+    }
+
+    /// `scan`, with the member names of the lines scanned before through `names` (one per
+    /// thread, reused for every line: the items of a list, and the lines of a dataset, have
+    /// the same members in the same order).
+    package func scan(_ line: UnsafeBufferPointer<UInt8>, names: KnownNames, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
+        // Names remembered for another scanner's rules lead to other rules: forgotten.
+        if names.tables !== tables { names.forget(for: tables) }
         // The walker borrows the rules through a pointer: holding the array, it retained
         // and released it for every record (~1 % of a verification).
         try rules.withUnsafeBufferPointer { rules in
-            var w = Walker(b: line, rules: rules, t: tables.view)
-            defer { withExtendedLifetime(tables) {} }  // the view points into the tables
+            var w = Walker(b: line, rules: rules, t: tables.view, names: names.slots)
+            defer { withExtendedLifetime((tables, names)) {} }  // the view and the slots point into them
             let all: UInt32 = rules.isEmpty ? 0 : UInt32.max >> (32 - rules.count)
             try w.value(depth: 0, active: all, found: found)
             w.space()
             guard w.i == line.count else { throw Malformed(offset: w.i) }
         }
+    }
+
+    /// The member names a thread's scans have met (`KnownName`), for one scanner's rules at a
+    /// time. A class that owns its memory (freed in `deinit`); not shared between threads.
+    package final class KnownNames {
+        let slots: UnsafeMutablePointer<KnownName>
+        /// The tables the names' rules come from (nil: none yet).
+        private(set) var tables: ScannerTables?
+
+        package init() {
+            slots = .allocate(capacity: KnownName.slots)
+            slots.initialize(repeating: KnownName(), count: KnownName.slots)
+        }
+
+        deinit { slots.deallocate() }
+
+        /// Every name forgotten, to remember those of `tables`' rules.
+        func forget(for tables: ScannerTables) {
+            slots.update(repeating: KnownName(), count: KnownName.slots)
+            self.tables = tables
+        }
+    }
+
+    /// The name of the member met at one position of an object at one depth, and the rules
+    /// it leads to there: the next object at that depth (the next item of a list, nearly
+    /// always of the same shape) is matched against it with two word compares, where the
+    /// walk would scan the name for its quote and look it up in the depth's names.
+    struct KnownName {
+        /// Depths and positions remembered (deeper or later members take the walk).
+        static let depths = 8, positions = 16
+        static let slots = depths * positions
+        /// The name's bytes, zero-padded (at most 16; 0: none remembered).
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var lowMask: UInt64 = 0
+        var highMask: UInt64 = 0
+        var length = 0
+        /// Every rule that follows the name at its depth (`ScannerTables.View.member`).
+        var rules: UInt32 = 0
+
+        /// `name` (no escapes, 1 to 16 bytes) and its rules.
+        init(_ name: UnsafeBufferPointer<UInt8>, rules: UInt32) {
+            length = name.count
+            for (k, c) in name.enumerated() {
+                if k < 8 { low |= UInt64(c) << (8 * UInt64(k)) } else { high |= UInt64(c) << (8 * UInt64(k - 8)) }
+            }
+            lowMask = length >= 8 ? ~0 : (1 << (8 * UInt64(length))) - 1
+            highMask = length >= 16 ? ~0 : length <= 8 ? 0 : (1 << (8 * UInt64(length - 8))) - 1
+            self.rules = rules
+        }
+
+        init() {}
     }
 
     /// What a byte is to a token: a delimiter that ends it, or a character of a number.
@@ -78,6 +139,8 @@ package struct RecordScanner {
         /// Read only for conditions, at the end of an object that held a value back.
         let rules: UnsafeBufferPointer<Rule>
         let t: ScannerTables.View
+        /// `KnownName.slots` names, by depth then position.
+        let names: UnsafeMutablePointer<KnownName>
         var i = 0
         var scratch: [UInt8] = []
 
@@ -197,13 +260,44 @@ package struct RecordScanner {
             }
         }
 
-        /// `object` when no rule in it depends on a sibling.
+        /// `object` when no rule in it depends on a sibling. Each member is first matched
+        /// against the name met at its position in the last object at this depth
+        /// (`knownMember`); any other name, or one written otherwise, takes `member`.
         mutating func plainObject(depth: Int, active: UInt32, found: (Int, UnsafeBufferPointer<UInt8>) -> Void) throws {
             if opensEmpty(closedBy: 0x7D) { return }
+            let remembered = depth < KnownName.depths ? names + depth * KnownName.positions : nil
+            var position = 0
             repeat {
-                let (_, next) = try member(depth: depth, active: active)
+                let next: UInt32
+                if let remembered, position < KnownName.positions, let rules = knownMember(remembered[position]) {
+                    next = active & rules
+                } else {
+                    let (name, rules) = try member(depth: depth, active: active)
+                    next = rules
+                    if let remembered, position < KnownName.positions, active != 0, name.lowerBound >= 0, (1...16).contains(name.count) {
+                        let bytes = UnsafeBufferPointer(rebasing: b[name])
+                        remembered[position] = KnownName(bytes, rules: t.member(bytes, at: depth))
+                    }
+                }
+                position += 1
                 if next == 0 { try skip(depth: depth) } else { try value(depth: depth + 1, active: next, found: found) }
             } while try !ends(closedBy: 0x7D)
+        }
+
+        /// When the bytes at `i` are exactly `"name":` of `known` (no space, no escape: what
+        /// `member` would read as that name and its colon), steps over them and returns its
+        /// rules; else nil, with `i` where it was.
+        @inline(__always)
+        mutating func knownMember(_ known: KnownName) -> UInt32? {
+            let length = known.length
+            guard length > 0, i + 19 <= b.count, let base = b.baseAddress, base[i] == 0x22 else { return nil }
+            let at = UnsafeRawPointer(base + i + 1)
+            guard (at.loadUnaligned(as: UInt64.self) ^ known.low) & known.lowMask == 0,
+                  (at.loadUnaligned(fromByteOffset: 8, as: UInt64.self) ^ known.high) & known.highMask == 0,
+                  base[i + 1 + length] == 0x22, base[i + 2 + length] == 0x3A
+            else { return nil }
+            i += length + 3
+            return known.rules
         }
 
         /// `object` when some rule ending in one of its members depends on a sibling: those
