@@ -176,21 +176,29 @@ package struct RecordScanner {
                 let range = try string()
                 if ending != 0 { emit(ending, range, found) }
             default:
-                // A token runs to the next delimiter; it must be a literal or made of number
-                // characters (one table lookup a byte decides both).
                 let start = i
-                var numeric: UInt8 = ByteClass.number
-                while i < b.count {
-                    let k = t.classes[Int(b[i])]
-                    if k & ByteClass.delimiter != 0 { break }
-                    numeric &= k
-                    i += 1
-                }
-                guard i > start else { throw malformed() }
-                let literal = numeric == 0 && Self.isLiteral(UnsafeBufferPointer(rebasing: b[start..<i]))
-                if numeric == 0 && !literal { throw malformed() }
+                let literal = try token()
                 if ending != 0 && !literal { emit(ending, start..<i, found) }
             }
+        }
+
+        /// Steps over a token outside quotes, which runs to the next delimiter and must be a
+        /// literal or made of number characters (one table lookup a byte decides both):
+        /// whether it is a literal.
+        @inline(__always)
+        mutating func token() throws -> Bool {
+            let start = i
+            var numeric: UInt8 = ByteClass.number
+            while i < b.count {
+                let k = t.classes[Int(b[i])]
+                if k & ByteClass.delimiter != 0 { break }
+                numeric &= k
+                i += 1
+            }
+            guard i > start else { throw malformed() }
+            let literal = numeric == 0 && Self.isLiteral(UnsafeBufferPointer(rebasing: b[start..<i]))
+            if numeric == 0 && !literal { throw malformed() }
+            return literal
         }
 
         /// A string value's content: the range of its bytes when it has no escapes, else the
@@ -280,8 +288,28 @@ package struct RecordScanner {
                     }
                 }
                 position += 1
-                if next == 0 { try skip(depth: depth) } else { try value(depth: depth + 1, active: next, found: found) }
+                if next == 0 { try skipMember(depth: depth) } else { try value(depth: depth + 1, active: next, found: found) }
             } while try !ends(closedBy: 0x7D)
+        }
+
+        /// `skip` of a member's value that starts right there with a quote or a number
+        /// character (nearly every member no rule follows: scores, distances, reasons),
+        /// without the calls; any other value takes `skip`. The same tests as `value`
+        /// (`string`, `token`, the depth).
+        @inline(__always)
+        mutating func skipMember(depth: Int) throws {
+            if depth + 1 < 64, i < b.count {
+                let c = b[i]
+                if c == 0x22 {
+                    _ = try string()
+                    return
+                }
+                if t.classes[Int(c)] & ByteClass.number != 0 {
+                    _ = try token()
+                    return
+                }
+            }
+            try skip(depth: depth)
         }
 
         /// When the bytes at `i` are exactly `"name":` of `known` (no space, no escape: what

@@ -86,6 +86,16 @@ import Testing
         }
     }
 
+    /// A skipped member's value (a string or a number, taken without the walk's calls) is
+    /// still at most 64 levels deep, as every value is: 63 nested objects are walked, 64
+    /// refused, whatever their innermost value.
+    @Test(arguments: [#""s""#, "1", "true", "[]"])
+    func skippedMembersKeepTheDepthLimit(_ leaf: String) throws {
+        func nested(_ n: Int) -> String { String(repeating: #"{"a":"#, count: n) + leaf + String(repeating: "}", count: n) }
+        #expect(try Self.found(Self.explore, nested(63)) == [])
+        #expect(throws: RecordScanner.Malformed.self) { try Self.found(Self.explore, nested(64)) }
+    }
+
     @Test(arguments: [
         #"{"key":"u","items":[{"event":"0A"}"#, #"{"key":"u","items":[{"event":0A}]}"#, #"{"key":"u"} x"#, #"{"key":"u",}"#,
         #"{"key":"u","items":[{"event":"0A"]}"#, #"{"key":"u","items":nul}"#, #"{"key"}"#, "",
