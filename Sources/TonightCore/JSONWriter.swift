@@ -288,50 +288,43 @@ extension JSONWriter: TextOutputStream {
 /// The number text shared by `JSONWriter` and `JSONCursor`.
 @usableFromInline
 enum JSONNumber {
-    /// The decimal digits of `v` (with its sign), from a stack buffer; with `decimals` > 0,
-    /// the last `decimals` digits (zero-padded) after a point: `v / 10^decimals` exactly.
-    /// Two digits at a time from a table of the hundred pairs (one division by 100 and a
-    /// two-byte store per pair, where a digit at a time cost a division and a store each).
+    /// The most decimals `withDigits` writes.
+    @inlinable static var maxDecimals: Int { 39 }
+
+    /// The decimal digits of `v` (with its sign), from a stack buffer; with `decimals` > 0
+    /// (at most `maxDecimals`), the last `decimals` digits (zero-padded) after a point:
+    /// `v / 10^decimals` exactly. Eight digits at a time from the right (`eightDigits`, as
+    /// the cursor writes them), until the magnitude and the digit before the point are
+    /// written; then the leading zeros of the leftmost eight are left out.
     @inlinable @inline(__always)
     static func withDigits(_ v: Int64, decimals: Int = 0, _ body: (UnsafeRawBufferPointer) -> Void) {
-        var tmp: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes of scratch
-        var mag = v.magnitude
+        precondition(decimals >= 0 && decimals <= maxDecimals, "at most \(maxDecimals) decimals")
+        var tmp: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)  // 48 bytes of scratch
         withUnsafeMutableBytes(of: &tmp) { buf in
             let base = buf.baseAddress!
-            var i = buf.count
+            let end = buf.count, units = end - decimals - 1  // the digit before the point
+            var mag = v.magnitude, start = end, leftmost: UInt64 = 0
+            repeat {
+                start -= 8
+                leftmost = eightDigits(UInt32(truncatingIfNeeded: mag % 100_000_000)) | 0x3030_3030_3030_3030
+                base.storeBytes(of: leftmost.littleEndian, toByteOffset: start, as: UInt64.self)
+                mag /= 100_000_000
+            } while mag > 0 || start > units
+            // Only the leftmost eight can start with zeros: the loop stops at the first
+            // eight that holds the units digit or the magnitude's first digit.
+            let nonZero = leftmost ^ 0x3030_3030_3030_3030
+            start += min(nonZero == 0 ? 8 : nonZero.trailingZeroBitCount >> 3, units - start)
             if decimals > 0 {
-                var d = decimals
-                while d >= 2 {
-                    i -= 2
-                    storePair(UInt8(truncatingIfNeeded: mag % 100), at: base + i)
-                    mag /= 100
-                    d -= 2
-                }
-                if d == 1 {
-                    i -= 1
-                    buf[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: mag % 10)
-                    mag /= 10
-                }
-                i -= 1
-                buf[i] = UInt8(ascii: ".")
-            }
-            while mag >= 100 {
-                i -= 2
-                storePair(UInt8(truncatingIfNeeded: mag % 100), at: base + i)
-                mag /= 100
-            }
-            if mag >= 10 {
-                i -= 2
-                storePair(UInt8(truncatingIfNeeded: mag), at: base + i)
-            } else {
-                i -= 1
-                buf[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: mag)
+                // The integer digits one byte to the left, the point in the place of the last.
+                (base + start - 1).copyMemory(from: base + start, byteCount: units + 1 - start)
+                start -= 1
+                buf[units] = UInt8(ascii: ".")
             }
             if v < 0 {
-                i -= 1
-                buf[i] = UInt8(ascii: "-")
+                start -= 1
+                buf[start] = UInt8(ascii: "-")
             }
-            body(UnsafeRawBufferPointer(rebasing: buf[i...]))
+            body(UnsafeRawBufferPointer(rebasing: buf[start..<end]))
         }
     }
 
@@ -348,22 +341,6 @@ enum JSONNumber {
         let pairs = hundreds | (v &- hundreds &* 100) << 16
         let tens = ((pairs &* 103) >> 10) & 0x000F_000F_000F_000F
         return tens | (pairs &- tens &* 10) << 8
-    }
-
-    /// "00" to "99": the two digits of `n` (below 100) are bytes 2n and 2n + 1.
-    @inlinable
-    static var pairs: StaticString {
-        """
-        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-        8081828384858687888990919293949596979899
-        """
-    }
-
-    @inlinable @inline(__always)
-    static func storePair(_ n: UInt8, at p: UnsafeMutableRawPointer) {
-        let pair = UnsafeRawPointer(pairs.utf8Start).loadUnaligned(fromByteOffset: 2 * Int(n), as: UInt16.self)
-        p.storeBytes(of: pair, as: UInt16.self)
     }
 
     /// `n / 10^places` as plain decimal text, trailing zeros of the fraction dropped (an

@@ -59,11 +59,10 @@ import TonightGenerator
         #expect(String(decoding: w.bytes, as: UTF8.self) == "[\(v),\(v)]")
     }
 
-    /// Integers written two digits at a time straight into place: every count of digits at
+    /// Integers written eight digits at a time straight into place: every count of digits at
     /// its edges (10^k - 1, 10^k, both signs) and 100,000 random values of every magnitude,
-    /// through the cursor and the writer, as `String` prints them; with decimals, the text
-    /// of the same digits with a point (`withDigits`, zero-padded) as the old byte-at-a-time
-    /// loop wrote it.
+    /// through the cursor and the writer, as `String` prints them; with 0 to `maxDecimals`
+    /// decimals, the text of the same digits with a point (`withDigits`, zero-padded).
     @Test func integersOfEveryLengthAndDecimalsAsTextPrintsThem() {
         var values: [Int64] = [0, 1, -1, Int64.min, Int64.max, Int64.min + 1]
         var power: Int64 = 1
@@ -88,7 +87,7 @@ import TonightGenerator
                 Issue.record("\(v): writer \(String(decoding: w.bytes, as: UTF8.self)), cursor \(String(decoding: c.bytes, as: UTF8.self))")
                 return
             }
-            let decimals = Int(v.magnitude % 19)
+            let decimals = Int(v.magnitude % UInt64(JSONNumber.maxDecimals + 1))
             var text = ""
             JSONNumber.withDigits(v, decimals: decimals) { text = String(decoding: $0, as: UTF8.self) }
             guard text == Self.pointed(v, decimals) else {
