@@ -22,31 +22,37 @@ extension KeySet {
             return v < bitLimit ? v : nil
         }
 
-        /// The value of exactly 16 upper-case hex digits (event ids). Digits are looked up in
-        /// a table, not classified by branches (they alternate unpredictably between letters
-        /// and digits).
+        /// The value of exactly 16 upper-case hex digits (event ids), eight at a time
+        /// (`hex8`): a table lookup per digit, and the global table's lazy initialisation
+        /// check per id, were most of the parse.
         @inline(__always)
         static func hex16(_ b: UnsafeBufferPointer<UInt8>) -> UInt64? {
-            guard b.count == 16 else { return nil }
-            var v: UInt64 = 0
-            var bad: UInt8 = 0
-            hexDigits.withUnsafeBufferPointer { t in
-                for c in b {
-                    let d = t[Int(c)]
-                    bad |= d
-                    v = v << 4 | UInt64(d & 0x0F)
-                }
-            }
-            return bad & 0x10 == 0 ? v : nil
+            guard b.count == 16, let base = b.baseAddress else { return nil }
+            let raw = UnsafeRawPointer(base)
+            guard let high = hex8(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))),
+                  let low = hex8(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            else { return nil }
+            return high << 32 | low
         }
 
-        /// A hex digit's value, 0x10 for every other byte.
-        static let hexDigits: [UInt8] = (0..<256).map { c in
-            switch c {
-            case 0x30...0x39: UInt8(c - 0x30)
-            case 0x41...0x46: UInt8(c - 0x41 + 10)
-            default: 0x10
-            }
+        /// The value of eight upper-case hex digits held in a word in memory order (the
+        /// first digit in the lowest byte), or nil when a byte is anything else. Lane by
+        /// lane: four range tests on the bytes' high bits, the digits' values, then packed.
+        @inline(__always)
+        static func hex8(_ w: UInt64) -> UInt64? {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            // ASCII only: every byte below 0x80, so that adding at most 0x7F to each never
+            // carries into the next, and a byte's high bit then says whether it reached a bound.
+            guard w & highs == 0 else { return nil }
+            let atLeast0 = w &+ 0x50 &* ones, beyond9 = w &+ 0x46 &* ones  // ≥ 0x30, ≥ 0x3A
+            let atLeastA = w &+ 0x3F &* ones, beyondF = w &+ 0x39 &* ones  // ≥ 0x41, ≥ 0x47
+            guard (atLeast0 & ~beyond9 | atLeastA & ~beyondF) & highs == highs else { return nil }
+            // A digit's value is its low nibble, a letter's its low nibble plus 9 (bit 6 set).
+            let nibbles = (w & 0x0F0F_0F0F_0F0F_0F0F) &+ ((w >> 6) & ones) &* 9
+            // The first digit highest: pairs into bytes, pairs of bytes, then the two halves.
+            var v = (nibbles & 0x000F_000F_000F_000F) << 4 | (nibbles >> 8) & 0x000F_000F_000F_000F
+            v = (v & 0x0000_00FF_0000_00FF) << 8 | (v >> 16) & 0x0000_00FF_0000_00FF
+            return (v & 0xFFFF) << 16 | (v >> 32) & 0xFFFF
         }
 
         /// The first slot of a hex value (a multiplicative hash: the ids need not be random).

@@ -72,3 +72,52 @@ import TonightGenerator
         }
     }
 }
+
+/// The event ids' parse, eight digits a word (`KeySet.Compact.hex16`), against a digit at a
+/// time: every byte value at every place of an id (the others valid), and random ids, upper
+/// and lower case, one byte short or long.
+@Suite struct KeySetHexTests {
+    /// A digit at a time: 0–9 and A–F only.
+    static func reference(_ bytes: [UInt8]) -> UInt64? {
+        guard bytes.count == 16 else { return nil }
+        var v: UInt64 = 0
+        for c in bytes {
+            switch c {
+            case 0x30...0x39: v = v << 4 | UInt64(c - 0x30)
+            case 0x41...0x46: v = v << 4 | UInt64(c - 0x41 + 10)
+            default: return nil
+            }
+        }
+        return v
+    }
+
+    static func parsed(_ bytes: [UInt8]) -> UInt64? { bytes.withUnsafeBufferPointer { KeySet.Compact.hex16($0) } }
+
+    @Test func everyByteAtEveryPlace() {
+        let valid = Array("0123456789ABCDEF".utf8), other = Array("FEDCBA9876543210".utf8)
+        for base in [valid, other] {
+            for place in 0..<16 {
+                for c in 0...255 {
+                    var id = base
+                    id[place] = UInt8(c)
+                    guard Self.parsed(id) == Self.reference(id) else {
+                        Issue.record("byte \(c) at \(place) of \(String(decoding: base, as: UTF8.self)): \(String(describing: Self.parsed(id)))")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func randomIdsAndNearMisses() {
+        var rng = SplitMix64(seed: 16)
+        for _ in 0..<20_000 {
+            let v = rng.next()
+            let upper = Array(String(format: "%016llX", v).utf8), lower = Array(String(format: "%016llx", v).utf8)
+            #expect(Self.parsed(upper) == v)
+            #expect(Self.parsed(lower) == Self.reference(lower))
+            #expect(Self.parsed(Array(upper.dropLast())) == nil)
+            #expect(Self.parsed(upper + [0x30]) == nil)
+        }
+    }
+}
