@@ -96,9 +96,11 @@ package struct RecordScanner {
     /// walk would scan the name for its quote and look it up in the depth's names.
     struct KnownName {
         /// Depths and positions remembered (deeper or later members take the walk).
-        static let depths = 8, positions = 16
-        static let slots = depths * positions
-        /// The name's bytes, zero-padded (at most 16; 0: none remembered).
+        static var depths: Int { 8 }
+        static var positions: Int { 16 }
+        static var slots: Int { depths * positions }
+        /// The name's bytes as two little-endian words, zero-padded (at most 16; `length` 0:
+        /// none remembered).
         var low: UInt64 = 0
         var high: UInt64 = 0
         var lowMask: UInt64 = 0
@@ -320,8 +322,8 @@ package struct RecordScanner {
             let length = known.length
             guard length > 0, i + 19 <= b.count, let base = b.baseAddress, base[i] == 0x22 else { return nil }
             let at = UnsafeRawPointer(base + i + 1)
-            guard (at.loadUnaligned(as: UInt64.self) ^ known.low) & known.lowMask == 0,
-                  (at.loadUnaligned(fromByteOffset: 8, as: UInt64.self) ^ known.high) & known.highMask == 0,
+            guard (UInt64(littleEndian: at.loadUnaligned(as: UInt64.self)) ^ known.low) & known.lowMask == 0,
+                  (UInt64(littleEndian: at.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) ^ known.high) & known.highMask == 0,
                   base[i + 1 + length] == 0x22, base[i + 2 + length] == 0x3A
             else { return nil }
             i += length + 3
