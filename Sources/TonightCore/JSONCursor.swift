@@ -134,19 +134,11 @@ package struct JSONCursor: TextOutputStream {
         }
     }
 
-    /// `int` for negative values and those of nine digits or more: eight digits at a time
-    /// below 10^16 in magnitude, `withDigits` beyond.
+    /// `int` for negative values and those of nine digits or more (`withDigits`, which
+    /// makes them eight at a time too), out of line.
     @usableFromInline @inline(never)
     mutating func otherInt(_ v: Int64) {
-        let m = v.magnitude
-        guard m < 10_000_000_000_000_000 else { return JSONNumber.withDigits(v) { bytes($0) } }
-        if v < 0 { byte(UInt8(ascii: "-")) }
-        if m < 100_000_000 {
-            leading(UInt32(truncatingIfNeeded: m))
-        } else {
-            leading(UInt32(truncatingIfNeeded: m / 100_000_000))
-            digits(JSONNumber.eightDigits(UInt32(truncatingIfNeeded: m % 100_000_000)), skipping: 0, count: 8)
-        }
+        JSONNumber.withDigits(v) { bytes($0) }
     }
 
     /// The digits of `x` < 10^8 without leading zeros (`0` for zero).
