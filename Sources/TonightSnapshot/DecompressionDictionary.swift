@@ -7,6 +7,8 @@ import TonightBase
 package final class DecompressionDictionary: @unchecked Sendable {
     let ddict: OpaquePointer
     let id: UInt32
+    /// The dictionary's bytes, for the copies a scan decompresses after (`PrefixedOutput`).
+    let bytes: [UInt8]
 
     package init(path: String, expectedID: UInt32? = nil, expectedSHA256: String? = nil) throws {
         let bytes = try SnapshotError.reading { try RegularFile.read(path, maxBytes: 16 << 20) }
@@ -22,6 +24,7 @@ package final class DecompressionDictionary: @unchecked Sendable {
             throw SnapshotError(file: path, "not a zstd dictionary")
         }
         ddict = d
+        self.bytes = bytes
     }
 
     deinit { ZSTD_freeDDict(ddict) }

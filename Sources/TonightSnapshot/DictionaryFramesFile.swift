@@ -76,13 +76,14 @@ final class DictionaryFramesFile: @unchecked Sendable {
     /// it: the header's size and the table's, libzstd's content checksum, the table's copy of
     /// that checksum. Returns the frame's size.
     private func decompress(
-        _ compressed: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer, entry: KeyTable.Frame, index i: Int, context dctx: OpaquePointer
+        _ compressed: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer, entry: KeyTable.Frame, index i: Int, context dctx: OpaquePointer,
+        ddict: OpaquePointer? = nil
     ) throws -> Int {
         let declared = ZSTD_getFrameContentSize(compressed.baseAddress, compressed.count)
         guard declared == UInt64(entry.decompressedSize) else {
             throw SnapshotError(file: path, "frame \(i) is corrupt: its header and the key table disagree on its size")
         }
-        let rc = ZSTD_decompress_usingDDict(dctx, out.baseAddress, out.count, compressed.baseAddress, compressed.count, dictionary?.ddict)
+        let rc = ZSTD_decompress_usingDDict(dctx, out.baseAddress, out.count, compressed.baseAddress, compressed.count, ddict ?? dictionary?.ddict)
         if ZSTD_isError(rc) != 0 {
             throw SnapshotError(file: path, "frame \(i) is corrupt: \(String(cString: ZSTD_getErrorName(rc)))")
         }
@@ -121,16 +122,24 @@ final class DictionaryFramesFile: @unchecked Sendable {
     }
 
     /// The frames of `range` in file order, each decompressed into one buffer reused for all
-    /// of them and lent to `body` for the call with the key table's first key: a scan that
-    /// keeps no frame (`verify`) made and freed two arrays per 2 KiB frame (allocation ~3 %
-    /// of a verification's CPU).
+    /// of them (after a copy of the dictionary: `PrefixedOutput`) and lent to `body` for the
+    /// call with the key table's first key: a scan that keeps no frame (`verify`) made and
+    /// freed two arrays per 2 KiB frame (allocation ~3 % of a verification's CPU).
     func scanFrames(
         in range: Range<Int>, _ body: (Int, KeyTable.Frame, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws {
         guard !range.isEmpty else { return }
         var out: [UInt8] = []
+        // Frames with a dictionary are decompressed right after a copy of it (`PrefixedOutput`).
+        let prefixed = try dictionary.map { try PrefixedOutput(dictionary: $0, capacity: 64 << 10, path: path) }
         try contexts.with { context in
             try forEachCompressedFrame(in: range) { i, e, compressed, first in
+                if let prefixed {
+                    let o = try prefixed.output(atLeast: e.decompressedSize, path: path)
+                    let n = try decompress(compressed, into: o, entry: e, index: i, context: context, ddict: prefixed.ddict)
+                    try body(i, e, UnsafeBufferPointer(start: o.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n), first)
+                    return
+                }
                 if out.count < e.decompressedSize { out = [UInt8](repeating: 0, count: max(e.decompressedSize, 64 << 10)) }
                 let n = try out.withUnsafeMutableBytes { try decompress(compressed, into: $0, entry: e, index: i, context: context) }
                 try out.withUnsafeBufferPointer { try body(i, e, UnsafeBufferPointer(rebasing: $0[..<n]), first) }

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import TonightSnapshot
+
+/// A scan decompresses layout-2 frames right after a copy of the dictionary
+/// (`PrefixedOutput`, so that zstd reads the dictionary as their prefix): the records are the
+/// ones a lookup decompresses on its own, records larger than the buffer's first 64 KiB
+/// included (it grows, the dictionary copied and digested again each time), and the scan can
+/// be run again on the same dataset.
+@Suite struct PrefixedOutputTests {
+    static let alphabet = Array("abcdefghij0123456789,:{}")
+
+    @Test func scannedFramesAreTheFramesReadOneByOne() throws {
+        var recs = DictionaryLayoutTests.records(3000)
+        // Three records past the buffer's first size: it grows twice (100 KB, then 300 KB)
+        // and is large enough for the third.
+        for (i, size) in [(500, 100_000), (1500, 300_000), (2999, 70_000)] {
+            let text = String((0..<size).map { Self.alphabet[($0 * 7 + i) % Self.alphabet.count] })
+            recs[i].1 = Array(#"{"key":"\#(recs[i].0)","items":["\#(text)"]}"#.utf8)
+        }
+        let (_, s) = try DictionaryLayoutTests.build(recs, frameBytes: 1024, dictionaryBytes: 8 << 10)
+        let d = try s.dataset("explore")
+        #expect(d.entry.layout == 2 && d.entry.dictionary != nil)
+        for _ in 0..<2 {
+            var scanned: [[UInt8]] = [], frames = 0
+            try d.store.scanFrames(in: 0..<d.entry.frames) { _, f, _ in
+                frames += 1
+                for l in 0..<f.lineCount { scanned.append(Array(f.line(l))) }
+            }
+            #expect(frames == d.entry.frames)
+            #expect(scanned == recs.map(\.1))
+        }
+        var read: [[UInt8]] = []
+        try d.forEachRecord { read.append($0) }
+        #expect(read == recs.map(\.1))
+        #expect(s.verify().isValid)
+        // The references' walk runs on the prefixed frames too: every record is walked, and
+        // the only problems are the target datasets this one-dataset snapshot lacks.
+        let walked = s.verify(references: true)
+        #expect(walked.records == recs.count && walked.references > 0)
+        #expect(walked.problems.allSatisfy { "\($0)".contains("which this snapshot lacks") })
+    }
+}
