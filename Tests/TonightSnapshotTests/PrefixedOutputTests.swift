@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import TonightSnapshot
 
@@ -6,18 +7,24 @@ import Testing
 /// (`PrefixedOutput`, so that zstd reads the dictionary as their prefix): the records are the
 /// ones a lookup decompresses on its own, records larger than the buffer's first 64 KiB
 /// included (it grows, the dictionary copied and digested again each time), and the scan can
-/// be run again on the same dataset.
+/// be run again on the same dataset. Lookups take a buffer from a pool (`PrefixedOutputs`)
+/// and copy their frame out of it.
 @Suite struct PrefixedOutputTests {
     static let alphabet = Array("abcdefghij0123456789,:{}")
 
-    @Test func scannedFramesAreTheFramesReadOneByOne() throws {
+    /// 3,000 records, three of them past a buffer's first size (100 KB, then 300 KB, then
+    /// 70 KB: a scan's buffer grows twice and is large enough for the third).
+    static func records() -> [(String, [UInt8])] {
         var recs = DictionaryLayoutTests.records(3000)
-        // Three records past the buffer's first size: it grows twice (100 KB, then 300 KB)
-        // and is large enough for the third.
         for (i, size) in [(500, 100_000), (1500, 300_000), (2999, 70_000)] {
             let text = String((0..<size).map { Self.alphabet[($0 * 7 + i) % Self.alphabet.count] })
             recs[i].1 = Array(#"{"key":"\#(recs[i].0)","items":["\#(text)"]}"#.utf8)
         }
+        return recs
+    }
+
+    @Test func scannedFramesAreTheFramesReadOneByOne() throws {
+        let recs = Self.records()
         let (_, s) = try DictionaryLayoutTests.build(recs, frameBytes: 1024, dictionaryBytes: 8 << 10)
         let d = try s.dataset("explore")
         #expect(d.entry.layout == 2 && d.entry.dictionary != nil)
@@ -39,5 +46,24 @@ import Testing
         let walked = s.verify(references: true)
         #expect(walked.records == recs.count && walked.references > 0)
         #expect(walked.problems.allSatisfy { "\($0)".contains("which this snapshot lacks") })
+    }
+
+    /// Lookups from four threads at once, every key twice in a shuffled order (the large
+    /// records among them, so pooled buffers grow while others are in use), each the record
+    /// written (changed bytes are never served by a lookup: `DictionaryLayoutTests`).
+    @Test func concurrentLookupsGetTheirOwnRecords() throws {
+        let recs = Self.records()
+        let (_, s) = try DictionaryLayoutTests.build(recs, frameBytes: 1024, dictionaryBytes: 8 << 10)
+        let d = try s.dataset("explore")
+        var rng = SystemRandomNumberGenerator()
+        let order = (Array(recs.indices) + Array(recs.indices)).shuffled(using: &rng)
+        let wrong = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { t in
+            for k in stride(from: t, to: order.count, by: 4) {
+                let (key, line) = recs[order[k]]
+                if (try? d.json(key: key)) != line { wrong.withLock { $0 += 1 } }
+            }
+        }
+        #expect(wrong.withLock { $0 } == 0)
     }
 }

@@ -1,0 +1,29 @@
+import Foundation
+
+/// A pool of `PrefixedOutput` buffers shared by the threads looking frames up in one
+/// layout-2 file: a lookup decompresses its frame after the dictionary (zstd's prefix) and
+/// copies it out. Making a buffer copies the dictionary and digests it (tens of microseconds),
+/// more than a lookup, so buffers are kept, up to 16.
+final class PrefixedOutputs: @unchecked Sendable {
+    private let dictionary: DecompressionDictionary
+    private let lock = NSLock()
+    private var free: [PrefixedOutput] = []
+
+    init(dictionary: DecompressionDictionary) {
+        self.dictionary = dictionary
+    }
+
+    /// Runs `body` with a buffer taken from the pool (or a new one) and returns it after.
+    func with<T>(path: String, _ body: (PrefixedOutput) throws -> T) throws -> T {
+        lock.lock()
+        let taken = free.popLast()
+        lock.unlock()
+        let output = try taken ?? PrefixedOutput(dictionary: dictionary, capacity: 16 << 10, path: path)
+        defer {
+            lock.lock()
+            if free.count < 16 { free.append(output) }
+            lock.unlock()
+        }
+        return try body(output)
+    }
+}
