@@ -17,16 +17,14 @@ final class DictionaryFramesFile: @unchecked Sendable {
     let table: KeyTable
     private let fd: Int32
     private let tableFD: Int32
-    private let dictionary: DecompressionDictionary?
     private let contexts = DecompressionContexts()
-    /// Buffers after a copy of the dictionary for the frames decompressed one at a time.
+    /// Buffers after a copy of the dictionary (nil: frames without one), for lookups and scans.
     private let outputs: PrefixedOutputs?
     private let map: UnsafeRawBufferPointer
 
     /// Opens the data file, its key table and its dictionary (nil: frames without one).
     init(path: String, keyTablePath: String, dictionary: DecompressionDictionary?) throws {
         self.path = path
-        self.dictionary = dictionary
         outputs = dictionary.map(PrefixedOutputs.init)
         let (fd, size) = try SnapshotError.reading { try RegularFile.open(path) }
         self.fd = fd
@@ -74,32 +72,42 @@ final class DictionaryFramesFile: @unchecked Sendable {
     /// with the dictionary as a separate segment makes.
     private func decompress(_ compressed: UnsafeRawBufferPointer, entry: KeyTable.Frame, index i: Int, context dctx: OpaquePointer) throws -> [UInt8] {
         if let outputs {
-            return try outputs.with(path: path) { prefixed in
-                let o = try prefixed.output(atLeast: entry.decompressedSize, path: path)
-                let n = try decompress(compressed, into: o, entry: entry, index: i, context: dctx, ddict: prefixed.ddict)
-                return [UInt8](unsafeUninitializedCapacity: n) { a, count in
-                    UnsafeMutableRawBufferPointer(a).copyMemory(from: UnsafeRawBufferPointer(rebasing: o[..<n]))
-                    count = n
-                }
-            }
+            return try outputs.with(path: path) { Array(try decompress(compressed, into: $0, entry: entry, index: i, context: dctx)) }
         }
+        try checkHeader(compressed, entry: entry, index: i)
         return try [UInt8](unsafeUninitializedCapacity: entry.decompressedSize) { o, n in
-            n = try decompress(compressed, into: UnsafeMutableRawBufferPointer(o), entry: entry, index: i, context: dctx)
+            n = try decompress(compressed, into: UnsafeMutableRawBufferPointer(o), entry: entry, index: i, context: dctx, ddict: nil)
         }
     }
 
-    /// Decompresses one frame into `out` (at least `entry.decompressedSize` bytes) and checks
-    /// it: the header's size and the table's, libzstd's content checksum, the table's copy of
-    /// that checksum. Returns the frame's size.
+    /// Decompresses one frame right after `prefixed`'s copy of the dictionary (grown first if
+    /// the frame is larger) and checks it; the bytes are valid until the buffer is used again.
     private func decompress(
-        _ compressed: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer, entry: KeyTable.Frame, index i: Int, context dctx: OpaquePointer,
-        ddict: OpaquePointer? = nil
-    ) throws -> Int {
+        _ compressed: UnsafeRawBufferPointer, into prefixed: PrefixedOutput, entry: KeyTable.Frame, index i: Int, context dctx: OpaquePointer
+    ) throws -> UnsafeBufferPointer<UInt8> {
+        try checkHeader(compressed, entry: entry, index: i)
+        let o = try prefixed.output(atLeast: entry.decompressedSize, path: path)
+        let n = try decompress(compressed, into: o, entry: entry, index: i, context: dctx, ddict: prefixed.ddict)
+        return UnsafeBufferPointer(start: o.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
+    }
+
+    /// The frame header's size against the key table's, before any buffer is sized from the
+    /// table (a damaged table could ask for gigabytes).
+    private func checkHeader(_ compressed: UnsafeRawBufferPointer, entry: KeyTable.Frame, index i: Int) throws {
         let declared = ZSTD_getFrameContentSize(compressed.baseAddress, compressed.count)
         guard declared == UInt64(entry.decompressedSize) else {
             throw SnapshotError(file: path, "frame \(i) is corrupt: its header and the key table disagree on its size")
         }
-        let rc = ZSTD_decompress_usingDDict(dctx, out.baseAddress, out.count, compressed.baseAddress, compressed.count, ddict ?? dictionary?.ddict)
+    }
+
+    /// Decompresses one frame, its header already checked (`checkHeader`), into `out` (at
+    /// least `entry.decompressedSize` bytes) with `ddict` and checks it: libzstd's content
+    /// checksum, the size, the table's copy of that checksum. Returns the frame's size.
+    private func decompress(
+        _ compressed: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer, entry: KeyTable.Frame, index i: Int, context dctx: OpaquePointer,
+        ddict: OpaquePointer?
+    ) throws -> Int {
+        let rc = ZSTD_decompress_usingDDict(dctx, out.baseAddress, out.count, compressed.baseAddress, compressed.count, ddict)
         if ZSTD_isError(rc) != 0 {
             throw SnapshotError(file: path, "frame \(i) is corrupt: \(String(cString: ZSTD_getErrorName(rc)))")
         }
@@ -138,26 +146,30 @@ final class DictionaryFramesFile: @unchecked Sendable {
     }
 
     /// The frames of `range` in file order, each decompressed into one buffer reused for all
-    /// of them (after a copy of the dictionary: `PrefixedOutput`) and lent to `body` for the
-    /// call with the key table's first key: a scan that keeps no frame (`verify`) made and
-    /// freed two arrays per 2 KiB frame (allocation ~3 % of a verification's CPU).
+    /// of them (after a copy of the dictionary, taken from the file's pool: `PrefixedOutput`)
+    /// and lent to `body` for the call with the key table's first key: a scan that keeps no
+    /// frame (`verify`) made and freed two arrays per 2 KiB frame (allocation ~3 % of a
+    /// verification's CPU).
     func scanFrames(
         in range: Range<Int>, _ body: (Int, KeyTable.Frame, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws {
         guard !range.isEmpty else { return }
+        if let outputs {
+            try outputs.with(path: path) { prefixed in
+                try contexts.with { context in
+                    try forEachCompressedFrame(in: range) { i, e, compressed, first in
+                        try body(i, e, try decompress(compressed, into: prefixed, entry: e, index: i, context: context), first)
+                    }
+                }
+            }
+            return
+        }
         var out: [UInt8] = []
-        // Frames with a dictionary are decompressed right after a copy of it (`PrefixedOutput`).
-        let prefixed = try dictionary.map { try PrefixedOutput(dictionary: $0, capacity: 64 << 10, path: path) }
         try contexts.with { context in
             try forEachCompressedFrame(in: range) { i, e, compressed, first in
-                if let prefixed {
-                    let o = try prefixed.output(atLeast: e.decompressedSize, path: path)
-                    let n = try decompress(compressed, into: o, entry: e, index: i, context: context, ddict: prefixed.ddict)
-                    try body(i, e, UnsafeBufferPointer(start: o.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n), first)
-                    return
-                }
+                try checkHeader(compressed, entry: e, index: i)
                 if out.count < e.decompressedSize { out = [UInt8](repeating: 0, count: max(e.decompressedSize, 64 << 10)) }
-                let n = try out.withUnsafeMutableBytes { try decompress(compressed, into: $0, entry: e, index: i, context: context) }
+                let n = try out.withUnsafeMutableBytes { try decompress(compressed, into: $0, entry: e, index: i, context: context, ddict: nil) }
                 try out.withUnsafeBufferPointer { try body(i, e, UnsafeBufferPointer(rebasing: $0[..<n]), first) }
             }
         }

@@ -1,6 +1,6 @@
 import CZstd
 
-/// A scan's output buffer laid out as `[dictionary | output]`, with a `ZSTD_DDict` made by
+/// An output buffer laid out as `[dictionary | output]`, with a `ZSTD_DDict` made by
 /// reference on that copy of the dictionary: a frame decompressed at the output finds the
 /// dictionary in the bytes just before it, as zstd's prefix, so its matches into the
 /// dictionary are copied inline like any other. Decompressed anywhere else, the dictionary is
@@ -9,8 +9,8 @@ import CZstd
 /// publish-log.md, "The dictionary as the frames' prefix"). The bytes and every check are
 /// those of decompressing anywhere else.
 ///
-/// A class that owns its memory and its `ZSTD_DDict` (freed in `deinit`); one per scan, used
-/// by one thread at a time.
+/// A class that owns its memory and its `ZSTD_DDict` (freed in `deinit`); kept in its file's
+/// pool (`PrefixedOutputs`) and used by one thread at a time.
 final class PrefixedOutput {
     private let dictionary: [UInt8]
     private var base: UnsafeMutableRawPointer

@@ -1,9 +1,9 @@
 import Foundation
 
-/// A pool of `PrefixedOutput` buffers shared by the threads looking frames up in one
-/// layout-2 file: a lookup decompresses its frame after the dictionary (zstd's prefix) and
-/// copies it out. Making a buffer copies the dictionary and digests it (tens of microseconds),
-/// more than a lookup, so buffers are kept, up to 16.
+/// A pool of `PrefixedOutput` buffers shared by the threads reading one layout-2 file: a
+/// lookup decompresses its frame after the dictionary (zstd's prefix) and copies it out; a
+/// scan keeps one buffer for its whole range. Making a buffer copies the dictionary and
+/// digests it (tens of microseconds), more than a lookup, so buffers are kept, up to 16.
 final class PrefixedOutputs: @unchecked Sendable {
     private let dictionary: DecompressionDictionary
     private let lock = NSLock()

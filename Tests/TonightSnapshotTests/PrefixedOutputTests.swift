@@ -5,15 +5,15 @@ import Testing
 
 /// A scan decompresses layout-2 frames right after a copy of the dictionary
 /// (`PrefixedOutput`, so that zstd reads the dictionary as their prefix): the records are the
-/// ones a lookup decompresses on its own, records larger than the buffer's first 64 KiB
-/// included (it grows, the dictionary copied and digested again each time), and the scan can
-/// be run again on the same dataset. Lookups take a buffer from a pool (`PrefixedOutputs`)
-/// and copy their frame out of it.
+/// ones written, records larger than a buffer's first 16 KiB included (it grows, the
+/// dictionary copied and digested again each time), and the scan can be run again on the same
+/// dataset (its buffer back from the pool, already grown). Lookups take a buffer from the same
+/// pool (`PrefixedOutputs`) and copy their frame out of it.
 @Suite struct PrefixedOutputTests {
     static let alphabet = Array("abcdefghij0123456789,:{}")
 
     /// 3,000 records, three of them past a buffer's first size (100 KB, then 300 KB, then
-    /// 70 KB: a scan's buffer grows twice and is large enough for the third).
+    /// 70 KB: a buffer grows twice and is large enough for the third).
     static func records() -> [(String, [UInt8])] {
         var recs = DictionaryLayoutTests.records(3000)
         for (i, size) in [(500, 100_000), (1500, 300_000), (2999, 70_000)] {
