@@ -18,14 +18,14 @@ final class DictionaryFramesFile: @unchecked Sendable {
     private let fd: Int32
     private let tableFD: Int32
     private let contexts = DecompressionContexts()
-    /// Buffers after a copy of the dictionary (nil: frames without one), for lookups and scans.
-    private let outputs: PrefixedOutputs?
+    /// Buffers (after a copy of the dictionary, if any) for lookups and scans.
+    let outputs: PrefixedOutputs
     private let map: UnsafeRawBufferPointer
 
     /// Opens the data file, its key table and its dictionary (nil: frames without one).
     init(path: String, keyTablePath: String, dictionary: DecompressionDictionary?) throws {
         self.path = path
-        outputs = dictionary.map(PrefixedOutputs.init)
+        outputs = PrefixedOutputs(dictionary: dictionary)
         let (fd, size) = try SnapshotError.reading { try RegularFile.open(path) }
         self.fd = fd
         do {
@@ -67,47 +67,27 @@ final class DictionaryFramesFile: @unchecked Sendable {
 
     /// `decompress` with a context the caller holds (a scan takes one for all its frames:
     /// the pool's lock and bookkeeping per 2 KiB frame were ~2.5 % of a verification pass).
-    /// With a dictionary, the frame is decompressed after a copy of it (`PrefixedOutput`) and
-    /// copied out: a copy of 2 KiB costs less than the calls to `memmove` that decompressing
-    /// with the dictionary as a separate segment makes.
+    /// The frame is decompressed into a buffer of the pool (after a copy of the dictionary,
+    /// `PrefixedOutput`) and copied out: a copy of 2 KiB costs less than the calls to
+    /// `memmove` that decompressing with the dictionary as a separate segment makes.
     private func decompress(_ compressed: UnsafeRawBufferPointer, entry: KeyTable.Frame, index i: Int, context dctx: OpaquePointer) throws -> [UInt8] {
-        if let outputs {
-            return try outputs.with(path: path) { Array(try decompress(compressed, into: $0, entry: entry, index: i, context: dctx)) }
-        }
-        try checkHeader(compressed, entry: entry, index: i)
-        return try [UInt8](unsafeUninitializedCapacity: entry.decompressedSize) { o, n in
-            n = try decompress(compressed, into: UnsafeMutableRawBufferPointer(o), entry: entry, index: i, context: dctx, ddict: nil)
-        }
+        try outputs.with(path: path) { Array(try decompress(compressed, into: $0, entry: entry, index: i, context: dctx)) }
     }
 
-    /// Decompresses one frame right after `prefixed`'s copy of the dictionary (grown first if
-    /// the frame is larger) and checks it; the bytes are valid until the buffer is used again.
+    /// Decompresses one frame into `prefixed` (right after its copy of the dictionary, if
+    /// any; the buffer grown first if the frame is larger) and checks it: the header's size
+    /// against the key table's *before* the buffer is sized from it (a damaged table could ask
+    /// for gigabytes), then libzstd's content checksum, the size, the table's copy of that
+    /// checksum. The bytes are valid until the buffer is used again.
     private func decompress(
         _ compressed: UnsafeRawBufferPointer, into prefixed: PrefixedOutput, entry: KeyTable.Frame, index i: Int, context dctx: OpaquePointer
     ) throws -> UnsafeBufferPointer<UInt8> {
-        try checkHeader(compressed, entry: entry, index: i)
-        let o = try prefixed.output(atLeast: entry.decompressedSize, path: path)
-        let n = try decompress(compressed, into: o, entry: entry, index: i, context: dctx, ddict: prefixed.ddict)
-        return UnsafeBufferPointer(start: o.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
-    }
-
-    /// The frame header's size against the key table's, before any buffer is sized from the
-    /// table (a damaged table could ask for gigabytes).
-    private func checkHeader(_ compressed: UnsafeRawBufferPointer, entry: KeyTable.Frame, index i: Int) throws {
         let declared = ZSTD_getFrameContentSize(compressed.baseAddress, compressed.count)
         guard declared == UInt64(entry.decompressedSize) else {
             throw SnapshotError(file: path, "frame \(i) is corrupt: its header and the key table disagree on its size")
         }
-    }
-
-    /// Decompresses one frame, its header already checked (`checkHeader`), into `out` (at
-    /// least `entry.decompressedSize` bytes) with `ddict` and checks it: libzstd's content
-    /// checksum, the size, the table's copy of that checksum. Returns the frame's size.
-    private func decompress(
-        _ compressed: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer, entry: KeyTable.Frame, index i: Int, context dctx: OpaquePointer,
-        ddict: OpaquePointer?
-    ) throws -> Int {
-        let rc = ZSTD_decompress_usingDDict(dctx, out.baseAddress, out.count, compressed.baseAddress, compressed.count, ddict)
+        let out = try prefixed.output(atLeast: entry.decompressedSize, path: path)
+        let rc = ZSTD_decompress_usingDDict(dctx, out.baseAddress, out.count, compressed.baseAddress, compressed.count, prefixed.ddict)
         if ZSTD_isError(rc) != 0 {
             throw SnapshotError(file: path, "frame \(i) is corrupt: \(String(cString: ZSTD_getErrorName(rc)))")
         }
@@ -116,7 +96,7 @@ final class DictionaryFramesFile: @unchecked Sendable {
         }
         let sum = UInt32(littleEndian: compressed.loadUnaligned(fromByteOffset: compressed.count - 4, as: UInt32.self))
         guard sum == entry.checksum else { throw SnapshotError(file: path, "frame \(i) checksum differs from the key table") }
-        return rc
+        return UnsafeBufferPointer(start: out.baseAddress!.assumingMemoryBound(to: UInt8.self), count: rc)
     }
 
     /// Frame `i` as `entry` describes it, decompressed and checked.
@@ -146,7 +126,7 @@ final class DictionaryFramesFile: @unchecked Sendable {
     }
 
     /// The frames of `range` in file order, each decompressed into one buffer reused for all
-    /// of them (after a copy of the dictionary, taken from the file's pool: `PrefixedOutput`)
+    /// of them (after a copy of the dictionary if any, taken from the file's pool: `PrefixedOutput`)
     /// and lent to `body` for the call with the key table's first key: a scan that keeps no
     /// frame (`verify`) made and freed two arrays per 2 KiB frame (allocation ~3 % of a
     /// verification's CPU).
@@ -154,23 +134,11 @@ final class DictionaryFramesFile: @unchecked Sendable {
         in range: Range<Int>, _ body: (Int, KeyTable.Frame, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws {
         guard !range.isEmpty else { return }
-        if let outputs {
-            try outputs.with(path: path) { prefixed in
-                try contexts.with { context in
-                    try forEachCompressedFrame(in: range) { i, e, compressed, first in
-                        try body(i, e, try decompress(compressed, into: prefixed, entry: e, index: i, context: context), first)
-                    }
+        try outputs.with(path: path) { prefixed in
+            try contexts.with { context in
+                try forEachCompressedFrame(in: range) { i, e, compressed, first in
+                    try body(i, e, try decompress(compressed, into: prefixed, entry: e, index: i, context: context), first)
                 }
-            }
-            return
-        }
-        var out: [UInt8] = []
-        try contexts.with { context in
-            try forEachCompressedFrame(in: range) { i, e, compressed, first in
-                try checkHeader(compressed, entry: e, index: i)
-                if out.count < e.decompressedSize { out = [UInt8](repeating: 0, count: max(e.decompressedSize, 64 << 10)) }
-                let n = try out.withUnsafeMutableBytes { try decompress(compressed, into: $0, entry: e, index: i, context: context, ddict: nil) }
-                try out.withUnsafeBufferPointer { try body(i, e, UnsafeBufferPointer(rebasing: $0[..<n]), first) }
             }
         }
     }

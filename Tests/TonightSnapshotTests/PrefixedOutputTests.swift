@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TonightSnapshotWriter
 @testable import TonightSnapshot
 
 /// A scan decompresses layout-2 frames right after a copy of the dictionary
@@ -65,5 +66,48 @@ import Testing
             }
         }
         #expect(wrong.withLock { $0 } == 0)
+    }
+
+    /// A key table that gives one frame a size of 4 GiB (its hashes right: a buggy or hostile
+    /// writer) is refused at that frame, by a scan and by a lookup, before any buffer is sized
+    /// from the table: the pool's buffers keep their first 16 KiB (checking the header after
+    /// sizing the buffer fails it), with and without a dictionary.
+    @Test(arguments: [false, true])
+    func anInflatedFrameSizeIsRefusedBeforeAnyBufferIsSized(dictionary: Bool) throws {
+        let recs = DictionaryLayoutTests.records(400)
+        var raw: [UInt8] = [], sizes: [Int] = []
+        for (_, json) in recs {
+            raw += json + [0x0A]
+            sizes.append(json.count + 1)
+        }
+        let dict = dictionary
+            ? try #require(CompressionDictionary.train(samples: raw, sizes: sizes, training: .init(capacity: 4 << 10), level: 1)) : nil
+        var w = SeekableZstdWriter(frameBytes: 1024, level: 1, dictionary: dict)
+        for (key, json) in recs { try w.append(key: key, json: json) }
+        let data = try w.finish()
+        var frames = w.frames
+        let k = frames.count / 2
+        #expect(k > 10 && frames.allSatisfy { $0.bytes < 16 << 10 })
+        frames[k].bytes = Int(UInt32.max)
+        let dir = temporaryDirectory("keys-inflated")
+        let dataURL = dir.appendingPathComponent("d.ndjson.zst"), keysURL = dir.appendingPathComponent("d.keys")
+        let dictURL = dir.appendingPathComponent("d.dict")
+        try Data(data).write(to: dataURL)
+        try Data(KeyTableWriter.build(frames: frames, records: recs.count, dataBytes: data.count)).write(to: keysURL)
+        if let dict { try Data(dict.bytes).write(to: dictURL) }
+        let file = try DictionaryFramesFile(path: dataURL.path, keyTablePath: keysURL.path,
+                                            dictionary: dict == nil ? nil : try DecompressionDictionary(path: dictURL.path))
+        var scanned = 0
+        let refused = #expect(throws: SnapshotError.self) {
+            try file.scanFrames(in: 0..<file.table.frames) { _, _, _, _ in scanned += 1 }
+        }
+        #expect(refused?.message == "frame \(k) is corrupt: its header and the key table disagree on its size")
+        #expect(scanned == k)
+        #expect(throws: SnapshotError.self) { try file.frame(k, entry: try file.table.frame(k)) }
+        // The frames around it are still served, byte for byte.
+        var before: [UInt8] = []
+        for (_, json) in recs.prefix(frames[0].records) { before += json + [0x0A] }
+        #expect(try file.frame(0, entry: try file.table.frame(0)) == before)
+        #expect(file.outputs.largestCapacity == 16 << 10)
     }
 }
