@@ -1,7 +1,8 @@
+import CZstd
 import Foundation
 import Synchronization
 import Testing
-import TonightSnapshotWriter
+@testable import TonightSnapshotWriter
 @testable import TonightSnapshot
 
 /// A scan decompresses layout-2 frames right after a copy of the dictionary
@@ -109,5 +110,49 @@ import TonightSnapshotWriter
         for (_, json) in recs.prefix(frames[0].records) { before += json + [0x0A] }
         #expect(try file.frame(0, entry: try file.table.frame(0)) == before)
         #expect(file.outputs.largestCapacity == 16 << 10)
+    }
+
+    /// zstd takes the dictionary as a frame's prefix (matches copied inline) only when the
+    /// output starts where the digested dictionary's bytes end (`dst == dictEnd`; anywhere
+    /// else the dictionary is a separate segment and each match into it a `memmove` call).
+    /// A buffer's `ZSTD_DDict` reads the buffer's own copy (spoiling the copy spoils the
+    /// frame), and that copy ends where the output region starts, in a new buffer and after
+    /// each growth.
+    @Test func theOutputStartsWhereTheDigestedDictionaryEnds() throws {
+        let recs = DictionaryLayoutTests.records(2000)
+        let (root, _) = try DictionaryLayoutTests.build(recs, frameBytes: 1024, dictionaryBytes: 8 << 10)
+        let dict = try DecompressionDictionary(
+            path: root.appendingPathComponent(DictionaryLayoutTests.id).appendingPathComponent("explore.dict").path)
+        let cdict = try #require(CompressionDictionary(bytes: dict.bytes, level: 1))
+        let text: [UInt8] = recs[1000..<1004].flatMap { $0.1 + [UInt8(0x0A)] }
+        guard let cctx = ZSTD_createCCtx(), let dctx = ZSTD_createDCtx() else { throw SnapshotError(file: "(test)", "no context") }
+        defer { ZSTD_freeCCtx(cctx); ZSTD_freeDCtx(dctx) }
+        var frame = [UInt8](repeating: 0, count: ZSTD_compressBound(text.count))
+        let n = text.withUnsafeBytes { src in
+            frame.withUnsafeMutableBytes { ZSTD_compress_usingCDict(cctx, $0.baseAddress, $0.count, src.baseAddress, src.count, cdict.cdict) }
+        }
+        #expect(ZSTD_isError(n) == 0 && n < text.count / 2)
+        frame.removeSubrange(n...)
+        func decompress(_ output: PrefixedOutput) throws -> [UInt8]? {
+            let o = try output.output(atLeast: text.count, path: "(test)")
+            let rc = frame.withUnsafeBytes { ZSTD_decompress_usingDDict(dctx, o.baseAddress, o.count, $0.baseAddress, $0.count, output.ddict) }
+            return ZSTD_isError(rc) != 0 ? nil : Array(UnsafeRawBufferPointer(rebasing: o[..<rc]))
+        }
+        let output = try PrefixedOutput(dictionary: dict, capacity: 16 << 10, path: "(test)")
+        for size in [1, 16 << 10, 100_000, 300_000] {
+            let o = try output.output(atLeast: size, path: "(test)")
+            #expect(o.count >= size)
+            let copy = UnsafeRawBufferPointer(start: o.baseAddress! - dict.bytes.count, count: dict.bytes.count)
+            #expect(copy.elementsEqual(dict.bytes), "the copy ends where the output starts (\(size))")
+            let same = try decompress(output) == text
+            #expect(same, "the frame read after the copy (\(size))")
+        }
+        // The digested dictionary is this copy, not one of its own: spoiling the copy's
+        // content spoils the frame.
+        let o = try output.output(atLeast: text.count, path: "(test)")
+        let content = UnsafeMutableRawBufferPointer(start: o.baseAddress! - dict.bytes.count / 2, count: dict.bytes.count / 2)
+        content.initializeMemory(as: UInt8.self, repeating: 0x7E)
+        let spoiled = try decompress(output) != text
+        #expect(spoiled, "a frame read after a spoiled copy")
     }
 }
