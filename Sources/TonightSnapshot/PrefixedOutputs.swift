@@ -4,8 +4,14 @@ import Foundation
 /// lookup decompresses its frame into one (after the dictionary, zstd's prefix, when the file
 /// has one) and copies it out; a scan keeps one buffer for its whole range. Making a buffer
 /// copies the dictionary and digests it (tens of microseconds), more than a lookup, so buffers
-/// are kept, up to 16.
+/// are kept, up to 16, unless a large frame grew them past `keptCapacity`: a snapshot whose
+/// frames are large (a record of megabytes is a frame of its own) would otherwise hold 16 such
+/// buffers for as long as the dataset is open, where a lookup used to free its frame after it.
 final class PrefixedOutputs: @unchecked Sendable {
+    /// The largest output region a buffer may have to go back into the pool (frames are
+    /// ~2 KiB; a buffer grown for a larger one is freed after use).
+    static let keptCapacity = 1 << 20
+
     private let dictionary: DecompressionDictionary?
     private let lock = NSLock()
     private var free: [PrefixedOutput] = []
@@ -25,7 +31,7 @@ final class PrefixedOutputs: @unchecked Sendable {
         defer {
             lock.lock()
             largest = max(largest, output.capacity)
-            if free.count < 16 { free.append(output) }
+            if free.count < 16 && output.capacity <= Self.keptCapacity { free.append(output) }
             lock.unlock()
         }
         return try body(output)
@@ -37,5 +43,12 @@ final class PrefixedOutputs: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return largest
+    }
+
+    /// The output regions of the buffers the pool holds now (tests).
+    var keptCapacities: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return free.map(\.capacity)
     }
 }

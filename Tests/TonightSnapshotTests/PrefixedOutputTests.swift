@@ -155,4 +155,30 @@ import Testing
         let spoiled = try decompress(output) != text
         #expect(spoiled, "a frame read after a spoiled copy")
     }
+
+    /// A frame larger than `PrefixedOutputs.keptCapacity` (a record of 1.5 MB) is read, by
+    /// lookup and by scan, but the buffer grown for it is freed after use: the pool keeps only
+    /// buffers of frames of ordinary size (keeping it fails this: a 1.5 MB buffer in the pool).
+    @Test func aBufferGrownForALargeFrameIsNotKept() throws {
+        var recs = DictionaryLayoutTests.records(1000)
+        let size = PrefixedOutputs.keptCapacity * 3 / 2
+        let text = String((0..<size).map { Self.alphabet[($0 * 7) % Self.alphabet.count] })
+        recs[600].1 = Array(#"{"key":"\#(recs[600].0)","items":["\#(text)"]}"#.utf8)
+        let (_, s) = try DictionaryLayoutTests.build(recs, frameBytes: 1024, dictionaryBytes: 8 << 10)
+        let d = try s.dataset("explore")
+        guard case .keyTable(let file) = d.store else {
+            Issue.record("a layout-2 dataset")
+            return
+        }
+        #expect(try d.json(key: recs[600].0) == recs[600].1)
+        var read: [[UInt8]] = []
+        try d.forEachRecord { read.append($0) }
+        #expect(read == recs.map(\.1))
+        #expect(s.verify().isValid)
+        // A lookup of an ordinary record after them: its buffer goes back into the pool.
+        #expect(try d.json(key: recs[601].0) == recs[601].1)
+        #expect(file.outputs.largestCapacity > PrefixedOutputs.keptCapacity, "the large frame was read into a grown buffer")
+        let kept = file.outputs.keptCapacities
+        #expect(!kept.isEmpty && kept.allSatisfy { $0 <= PrefixedOutputs.keptCapacity }, "\(kept)")
+    }
 }
